@@ -1,0 +1,275 @@
+// createAgent() through a real AI SDK provider (@ai-sdk/openai-compatible) against the fake
+// chat-completions server over loopback HTTP.
+
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+
+import type { RunEvent } from "../graph/events.js";
+import { userMessage } from "../graph/messages.js";
+import type { GraphRun } from "../graph/run-outcome.js";
+import { resolveModel } from "../models/resolve-model.js";
+import { FakeModelServer, type FakeScript } from "../testing/fake-model-server.js";
+import type { ToolMessage } from "../types/messages.js";
+import { approvalId, createAgent, type AgentOptions } from "./create-agent.js";
+import { ModelCallError } from "./agent-errors.js";
+import { defineTool } from "./tool.js";
+
+const servers: FakeModelServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    await server.close();
+  }
+});
+
+async function agentOn(script: FakeScript, options: Omit<AgentOptions, "model"> = {}) {
+  const server = await FakeModelServer.start(script);
+  servers.push(server);
+  const model = await resolveModel("openai-compatible:fake-model", { baseURL: server.url });
+  return { server, agent: createAgent({ model, ...options }) };
+}
+
+async function collect(run: GraphRun): Promise<RunEvent[]> {
+  const events: RunEvent[] = [];
+  for await (const event of run) {
+    events.push(event);
+  }
+  return events;
+}
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+const add = defineTool({
+  name: "add",
+  description: "Adds two numbers.",
+  input: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => a + b,
+});
+
+const input = (text: string) => ({ messages: [userMessage(text)] });
+
+describe("createAgent over an OpenAI-compatible server", () => {
+  it("streams text as several deltas before the model has finished", async () => {
+    const release = deferred();
+    const { agent } = await agentOn([
+      {
+        text: ["Hel", "lo, ", "world"],
+        // Hold the stream before the finish chunk until the test has seen the deltas.
+        beforeChunk: (index) => (index === 4 ? release.promise : undefined),
+      },
+    ]);
+    const run = agent.run(input("hi"), { threadId: "t" });
+    const deltas: string[] = [];
+    const iterator = run[Symbol.asyncIterator]();
+    while (deltas.length < 3) {
+      const { value } = await iterator.next();
+      if (value.type === "text-delta") {
+        deltas.push(value.delta);
+      }
+      expect(value.type).not.toBe("message-end");
+    }
+    expect(deltas).toEqual(["Hel", "lo, ", "world"]);
+    release.resolve();
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      // drain
+    }
+    const outcome = await run.outcome;
+    expect(outcome.status).toBe("completed");
+    const last = outcome.status === "completed" ? outcome.output.messages.at(-1) : undefined;
+    expect(last?.role).toBe("assistant");
+    expect(last?.parts).toEqual([{ type: "text", text: "Hello, world" }]);
+  });
+
+  it("streams reasoning as reasoning deltas", async () => {
+    const { agent } = await agentOn([{ reasoning: ["Think", "ing"], text: "Done." }]);
+    const events = await collect(agent.run(input("hi"), { threadId: "t" }));
+    expect(events.filter((event) => event.type === "reasoning-delta").map((event) => (event as { delta: string }).delta)).toEqual(["Think", "ing"]);
+  });
+
+  it("sends a tool's result back in the next model request", async () => {
+    const { agent, server } = await agentOn([{ toolCalls: [{ name: "add", arguments: { a: 2, b: 3 } }] }, { text: "It is 5." }], { tools: [add], instructions: "Be brief." });
+    const run = agent.run(input("2+3?"), { threadId: "t" });
+    const events = await collect(run);
+    expect((await run.outcome).status).toBe("completed");
+    const types = events.map((event) => event.type);
+    expect(types.indexOf("tool-call-end")).toBeLessThan(types.indexOf("tool-start"));
+    expect(types.indexOf("tool-start")).toBeLessThan(types.indexOf("tool-end"));
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[0]?.messages[0]).toEqual({ role: "system", content: "Be brief." });
+    expect(server.requests[0]?.tools?.map((tool) => tool.function.name)).toEqual(["add"]);
+    const toolMessage = server.requests[1]?.messages.find((message) => message.role === "tool");
+    expect(toolMessage).toMatchObject({ role: "tool", tool_call_id: "call_1", content: "5" });
+  });
+
+  it("runs an approved call and tells the model about a declined one without running it", async () => {
+    let writes = 0;
+    const write = defineTool({
+      name: "write",
+      description: "Writes.",
+      input: z.object({ text: z.string() }),
+      execute: () => {
+        writes++;
+        return "written";
+      },
+    });
+    const script: FakeScript = (request) =>
+      request.messages.some((message) => message.role === "tool") ? { text: "ok" } : { toolCalls: [{ name: "write", arguments: { text: "x" }, id: "call_w" }] };
+    const { agent, server } = await agentOn(script, { tools: [write], approvals: ["write"] });
+
+    const paused = await agent.run(input("write it"), { threadId: "yes" }).outcome;
+    expect(paused.status).toBe("interrupted");
+    const interrupt = paused.status === "interrupted" ? paused.interrupts[0] : undefined;
+    expect(interrupt).toEqual({ id: approvalId("call_w"), node: "tools", value: { kind: "tool-approval", toolCallId: "call_w", toolName: "write", input: { text: "x" } } });
+    expect(writes).toBe(0);
+    const approved = await agent.resume({ [approvalId("call_w")]: { decision: "approve" } }, { threadId: "yes" }).outcome;
+    expect(approved.status).toBe("completed");
+    expect(writes).toBe(1);
+    expect(server.requests[1]?.messages.find((message) => message.role === "tool")?.content).toBe("written");
+
+    await agent.run(input("write it"), { threadId: "no" }).outcome;
+    const rejected = agent.resume({ [approvalId("call_w")]: { decision: "reject", reason: "not now" } }, { threadId: "no" });
+    const events = await collect(rejected);
+    expect((await rejected.outcome).status).toBe("completed");
+    expect(writes).toBe(1);
+    expect(events.find((event) => event.type === "tool-end")).toMatchObject({ status: "rejected" });
+    const declined = server.requests[3]?.messages.find((message) => message.role === "tool")?.content;
+    expect(declined).toContain("declined");
+    expect(declined).toContain("not now");
+  });
+
+  it("gives each of two parallel calls exactly one result, running them at the same time", async () => {
+    const started = { a: deferred(), b: deferred() };
+    const wait = defineTool({
+      name: "wait",
+      description: "Waits for its sibling.",
+      input: z.object({ name: z.enum(["a", "b"]) }),
+      execute: async ({ name }) => {
+        started[name].resolve();
+        await started[name === "a" ? "b" : "a"].promise;
+        return `done ${name}`;
+      },
+    });
+    const { agent, server } = await agentOn(
+      [
+        {
+          toolCalls: [
+            { name: "wait", arguments: { name: "a" }, id: "call_a" },
+            { name: "wait", arguments: { name: "b" }, id: "call_b" },
+          ],
+        },
+        { text: "both done" },
+      ],
+      { tools: [wait] },
+    );
+    const outcome = await agent.run(input("go"), { threadId: "t" }).outcome;
+    expect(outcome.status).toBe("completed");
+    const results = server.requests[1]?.messages.filter((message) => message.role === "tool");
+    expect(results?.map((message) => [message.tool_call_id, message.content])).toEqual([
+      ["call_a", "done a"],
+      ["call_b", "done b"],
+    ]);
+    const toolMessage = outcome.status === "completed" ? (outcome.output.messages.find((message) => message.role === "tool") as ToolMessage) : undefined;
+    expect(toolMessage?.parts.map((part) => part.toolCallId)).toEqual(["call_a", "call_b"]);
+  });
+
+  it("turns a tool that throws, an unknown tool and bad arguments into error results, not a crashed run", async () => {
+    const broken = defineTool({
+      name: "broken",
+      description: "Always fails.",
+      input: z.object({}),
+      execute: () => {
+        throw new Error("kaboom");
+      },
+    });
+    const { agent, server } = await agentOn(
+      [
+        {
+          toolCalls: [
+            { name: "broken", arguments: {}, id: "c1" },
+            { name: "missing", arguments: {}, id: "c2" },
+            { name: "add", arguments: { a: "two" }, id: "c3" },
+            { name: "add", arguments: "{not json", id: "c4" },
+          ],
+        },
+        { text: "sorry" },
+      ],
+      { tools: [broken, add] },
+    );
+    const outcome = await agent.run(input("go"), { threadId: "t" }).outcome;
+    expect(outcome.status).toBe("completed");
+    const results = server.requests[1]?.messages.filter((message) => message.role === "tool").map((message) => String(message.content));
+    expect(results).toHaveLength(4);
+    expect(results?.[0]).toContain("kaboom");
+    expect(results?.[1]).toContain('no tool named "missing"');
+    expect(results?.[2]).toContain("Invalid arguments");
+    expect(results?.[3]).toContain("not valid JSON");
+  });
+
+  it("fails with a clear message when the model server breaks off mid-stream", async () => {
+    const { agent } = await agentOn([{ text: ["a", "b", "c", "d"], failAfter: 3 }]);
+    const outcome = await agent.run(input("hi"), { threadId: "t" }).outcome;
+    expect(outcome.status).toBe("failed");
+    const error = outcome.status === "failed" ? outcome.error : undefined;
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect(error?.message).toMatch(/^The model openai-compatible.*\/fake-model failed: its reply broke off part-way/);
+  });
+
+  it("says the key was refused when the server answers 401", async () => {
+    const { agent } = await agentOn([{ status: 401, error: "Incorrect API key provided" }]);
+    const outcome = await agent.run(input("hi"), { threadId: "t" }).outcome;
+    expect(outcome.status === "failed" && outcome.error.message).toContain("refused the API key (HTTP 401)");
+  });
+
+  it("cancels on abort mid-stream and closes the model connection", async () => {
+    const { agent, server } = await agentOn([{ text: ["one", "two", "three"], stallAfter: 3 }]);
+    const controller = new AbortController();
+    const run = agent.run(input("hi"), { threadId: "t", signal: controller.signal });
+    for await (const event of run) {
+      if (event.type === "text-delta") {
+        controller.abort();
+      }
+    }
+    expect(await run.outcome).toEqual({ status: "cancelled" });
+    await expect.poll(() => server.aborted).toBe(1);
+  });
+
+  it("ends with max_tokens, refusal and max_steps where the run says so", async () => {
+    const length = await agentOn([{ text: "cut", finishReason: "length" }]);
+    const cut = await length.agent.run(input("hi"), { threadId: "t" }).outcome;
+    expect(cut.status === "completed" && cut.finish).toBe("max_tokens");
+    const filtered = await agentOn([{ text: "", finishReason: "content_filter" }]);
+    const refused = await filtered.agent.run(input("hi"), { threadId: "t" }).outcome;
+    expect(refused.status === "completed" && refused.finish).toBe("refusal");
+    const looping = await agentOn(() => ({ toolCalls: [{ name: "add", arguments: { a: 1, b: 1 } }] }), { tools: [add], maxSteps: 3 });
+    const stopped = await looping.agent.run(input("loop"), { threadId: "t" }).outcome;
+    expect(stopped.status === "completed" && stopped.finish).toBe("max_steps");
+    expect(looping.server.requests).toHaveLength(3);
+  });
+
+  it("lets a tool ask the person a question and carries on with the answer", async () => {
+    const seen: unknown[] = [];
+    const confirm = defineTool({
+      name: "confirm",
+      description: "Asks which colour.",
+      input: z.object({}),
+      execute: (_input, context) => {
+        seen.push(context.principal?.id);
+        return `colour: ${context.ask<string>("Which colour?")}`;
+      },
+    });
+    const { agent, server } = await agentOn([{ toolCalls: [{ name: "confirm", arguments: {}, id: "q1" }] }, { text: "ok" }], { tools: [confirm] });
+    const paused = await agent.run(input("paint"), { threadId: "t", principal: { id: "ann" } }).outcome;
+    expect(paused.status).toBe("interrupted");
+    const question = paused.status === "interrupted" ? paused.interrupts[0] : undefined;
+    expect(question?.value).toEqual({ kind: "question", toolCallId: "q1", toolName: "confirm", question: "Which colour?" });
+    const done = await agent.resume({ [question?.id as string]: "blue" }, { threadId: "t", principal: { id: "ann" } }).outcome;
+    expect(done.status).toBe("completed");
+    expect(server.requests[1]?.messages.find((message) => message.role === "tool")?.content).toBe("colour: blue");
+    expect(seen).toEqual(["ann", "ann"]);
+  });
+});

@@ -1,0 +1,341 @@
+// createAgent(): the model/tool loop as a graph. A `model` node streams the model's reply; when it
+// asks for tools, a `tools` node asks for the approvals it needs (one interrupt per gated call),
+// runs the calls in parallel and hands every call exactly one result; then back to the model.
+
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, SharedV3ProviderOptions } from "@ai-sdk/provider";
+import { z } from "zod";
+
+import { valueChannel } from "../graph/channels.js";
+import type { CompiledGraph, CompileOptions } from "../graph/compiled-graph.js";
+import type { ToolApprovalAnswer, ToolApprovalRequest } from "../graph/interrupt.js";
+import { createMessageId, messagesChannel, replaceMessages } from "../graph/messages.js";
+import { type NodeContext, PauseSignal } from "../graph/node-context.js";
+import { END, START, StateGraph } from "../graph/state-graph.js";
+import type { JsonValue } from "../types/json.js";
+import type { AssistantMessage, Message, ToolCallPart, ToolMessage, ToolResultPart } from "../types/messages.js";
+import type { Principal } from "../types/principal.js";
+import type { ToolDisplay, ToolLocation } from "../types/tool-display.js";
+import { toModelPrompt } from "./model-prompt.js";
+import { streamModel } from "./stream-model.js";
+import { isToolOutput, type Tool, type ToolContext } from "./tool.js";
+
+/**
+ * Which tool calls need a person's approval: every call (`true`), the named tools, a map by tool
+ * name, or a function of the call. Tools not covered fall back to their own `needsApproval`.
+ */
+export type ApprovalPolicy =
+  | boolean
+  | readonly string[]
+  | Readonly<Record<string, boolean>>
+  | ((call: { toolName: string; input: unknown }) => boolean);
+
+export interface AgentOptions extends Pick<CompileOptions, "store" | "namespace" | "leaseMs"> {
+  /** Names the graph (and its namespace in the store). Default `agent`. */
+  name?: string;
+  model: LanguageModelV3;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any input type share one list
+  tools?: readonly Tool<any>[];
+  /** The system prompt, or a function of who the run is for. */
+  instructions?: string | ((context: { principal: Principal | undefined; threadId: string }) => string);
+  approvals?: ApprovalPolicy;
+  /** The most model calls one run may make; then the run ends as ACP's `max_turn_requests`. Default 25. */
+  maxSteps?: number;
+  /** Passed to every model call. */
+  maxOutputTokens?: number;
+  temperature?: number;
+  providerOptions?: SharedV3ProviderOptions;
+}
+
+/** What an agent takes: the whole conversation so far. The run's state starts from exactly it. */
+export interface AgentInput {
+  messages: Message[];
+}
+
+const agentChannels = () => ({ messages: messagesChannel(), modelCalls: valueChannel(0) });
+
+export type AgentChannels = ReturnType<typeof agentChannels>;
+
+/** A question a tool asks the person, as the interrupt value. */
+export interface ToolQuestion {
+  kind: "question";
+  toolCallId: string;
+  toolName: string;
+  question: JsonValue;
+}
+
+/** The interrupt id of a tool call's approval. */
+export function approvalId(toolCallId: string): string {
+  return `approve:${toolCallId}`;
+}
+
+export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels, AgentInput> {
+  const tools = new Map((options.tools ?? []).map((tool) => [tool.name, tool]));
+  const modelTools: LanguageModelV3FunctionTool[] = [...tools.values()].map((tool) => ({
+    type: "function",
+    name: tool.name,
+    description: tool.description,
+    inputSchema: z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as LanguageModelV3FunctionTool["inputSchema"],
+  }));
+  const maxSteps = options.maxSteps ?? 25;
+
+  const graph = new StateGraph({
+    name: options.name ?? "agent",
+    channels: agentChannels(),
+    input: (input: AgentInput) => ({ messages: replaceMessages(input.messages), modelCalls: 0 }),
+  })
+    .addNode("model", async (state, context) => {
+      if (state.modelCalls >= maxSteps) {
+        context.end("max_steps");
+        return {};
+      }
+      const instructions = typeof options.instructions === "function" ? options.instructions({ principal: context.principal, threadId: context.threadId }) : options.instructions;
+      const call: LanguageModelV3CallOptions = { prompt: toModelPrompt(instructions, state.messages), abortSignal: context.signal };
+      if (modelTools.length > 0) {
+        call.tools = modelTools;
+        call.toolChoice = { type: "auto" };
+      }
+      if (options.maxOutputTokens !== undefined) {
+        call.maxOutputTokens = options.maxOutputTokens;
+      }
+      if (options.temperature !== undefined) {
+        call.temperature = options.temperature;
+      }
+      if (options.providerOptions) {
+        call.providerOptions = options.providerOptions;
+      }
+      const reply = await streamModel(options.model, call, createMessageId("msg"), context.emit);
+      context.emit({ type: "message", message: reply.message });
+      if (reply.finishReason === "length") {
+        context.end("max_tokens");
+      } else if (reply.finishReason === "content-filter") {
+        context.end("refusal");
+      }
+      return { messages: [reply.message], modelCalls: state.modelCalls + 1 };
+    })
+    .addNode("tools", async (state, context) => {
+      const last = state.messages.at(-1);
+      if (last?.role !== "assistant") {
+        return {};
+      }
+      const message = await runToolCalls(last, tools, options.approvals, context);
+      context.emit({ type: "message", message });
+      return { messages: [message] };
+    })
+    .addEdge(START, "model")
+    .addConditionalEdges("model", (state) => {
+      const last = state.messages.at(-1);
+      return last?.role === "assistant" && last.parts.some((part) => part.type === "tool-call") ? "tools" : END;
+    })
+    .addEdge("tools", "model");
+
+  const compile: CompileOptions = { maxSteps: maxSteps * 2 + 2 };
+  if (options.store) {
+    compile.store = options.store;
+  }
+  if (options.namespace) {
+    compile.namespace = options.namespace;
+  }
+  if (options.leaseMs !== undefined) {
+    compile.leaseMs = options.leaseMs;
+  }
+  return graph.compile(compile);
+}
+
+interface PreparedCall {
+  call: ToolCallPart;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a tool of whatever input type the call names
+  tool?: Tool<any>;
+  input?: unknown;
+  /** Why the call cannot run, when it cannot. */
+  problem?: string;
+}
+
+/** Gates, runs and answers every tool call of an assistant message. */
+async function runToolCalls(
+  message: AssistantMessage,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see PreparedCall
+  tools: Map<string, Tool<any>>,
+  approvals: ApprovalPolicy | undefined,
+  context: NodeContext,
+): Promise<ToolMessage> {
+  const calls = message.parts.filter((part): part is ToolCallPart => part.type === "tool-call");
+  const prepared = calls.map((call) => prepare(call, tools));
+  const gated = prepared.filter((entry) => entry.tool && !entry.problem && needsApproval(entry, approvals));
+  // Ask for every approval before running anything: the node runs again from here on resume.
+  const answers = context.interruptAll<unknown>(
+    gated.map((entry) => {
+      const request: ToolApprovalRequest = {
+        kind: "tool-approval",
+        toolCallId: entry.call.toolCallId,
+        toolName: entry.call.toolName,
+        input: toJson(entry.input),
+      };
+      return { id: approvalId(entry.call.toolCallId), value: request as unknown as JsonValue };
+    }),
+  );
+  const settled = await Promise.allSettled(
+    prepared.map((entry) => {
+      const answer = answers[approvalId(entry.call.toolCallId)];
+      return runOne(entry, answer === undefined ? undefined : readApproval(answer), context);
+    }),
+  );
+  const parts: ToolResultPart[] = [];
+  for (const result of settled) {
+    if (result.status === "rejected") {
+      // A tool that asked a question pauses the node; a cancel ends it. Either way, stop here.
+      throw result.reason;
+    }
+    parts.push(result.value);
+  }
+  return { id: createMessageId("tool"), role: "tool", parts, createdAt: new Date().toISOString() };
+}
+
+function prepare(call: ToolCallPart, tools: Map<string, Tool<unknown>>): PreparedCall {
+  const tool = tools.get(call.toolName);
+  if (!tool) {
+    return { call, problem: `There is no tool named "${call.toolName}". Available tools: ${[...tools.keys()].join(", ") || "none"}.` };
+  }
+  const raw = call.input as { __invalidJson?: unknown } | undefined;
+  if (raw && typeof raw === "object" && "__invalidJson" in raw) {
+    return { call, tool, problem: `The arguments were not valid JSON: ${String(raw.__invalidJson)}` };
+  }
+  const parsed = tool.input.safeParse(call.input);
+  if (!parsed.success) {
+    return { call, tool, problem: `Invalid arguments for ${call.toolName}: ${z.prettifyError(parsed.error)}` };
+  }
+  return { call, tool, input: parsed.data };
+}
+
+function needsApproval(entry: PreparedCall, policy: ApprovalPolicy | undefined): boolean {
+  const toolName = entry.call.toolName;
+  if (typeof policy === "boolean") {
+    return policy;
+  }
+  if (typeof policy === "function") {
+    return policy({ toolName, input: entry.input });
+  }
+  if (Array.isArray(policy)) {
+    return policy.includes(toolName) || Boolean(entry.tool?.needsApproval);
+  }
+  if (policy && typeof policy === "object") {
+    const byName = (policy as Record<string, boolean>)[toolName];
+    if (byName !== undefined) {
+      return byName;
+    }
+  }
+  return Boolean(entry.tool?.needsApproval);
+}
+
+function readApproval(answer: unknown): ToolApprovalAnswer {
+  if (answer === true || answer === "approve") {
+    return { decision: "approve" };
+  }
+  if (typeof answer === "object" && answer !== null && (answer as { decision?: unknown }).decision === "approve") {
+    return { decision: "approve" };
+  }
+  const reason = (answer as { reason?: unknown } | undefined)?.reason;
+  return typeof reason === "string" ? { decision: "reject", reason } : { decision: "reject" };
+}
+
+async function runOne(entry: PreparedCall, approval: ToolApprovalAnswer | undefined, context: NodeContext): Promise<ToolResultPart> {
+  const { call } = entry;
+  const result = (isError: boolean, output: unknown, extra: { display?: ToolDisplay[]; locations?: ToolLocation[] } = {}): ToolResultPart => {
+    const part: ToolResultPart = { type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, output: toJson(output) };
+    if (isError) {
+      part.isError = true;
+    }
+    if (extra.display?.length) {
+      part.display = extra.display;
+    }
+    if (extra.locations?.length) {
+      part.locations = extra.locations;
+    }
+    return part;
+  };
+  if (entry.problem || !entry.tool) {
+    const part = result(true, entry.problem ?? "The tool could not run.");
+    context.emit({ type: "tool-end", toolCallId: call.toolCallId, toolName: call.toolName, status: "error", output: part.output });
+    return part;
+  }
+  if (approval?.decision === "reject") {
+    const part = result(true, `The person declined to run this tool call.${approval.reason ? ` Reason: ${approval.reason}` : ""} Do not retry it unless they ask.`);
+    context.emit({ type: "tool-end", toolCallId: call.toolCallId, toolName: call.toolName, status: "rejected", output: part.output });
+    return part;
+  }
+  const tool = entry.tool;
+  const stored = await context.memo(call.toolCallId, async () => {
+    const part = await execute(tool, entry.input, call, context, result);
+    return part as unknown as JsonValue;
+  });
+  return stored as unknown as ToolResultPart;
+}
+
+async function execute(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see PreparedCall
+  tool: Tool<any>,
+  input: unknown,
+  call: ToolCallPart,
+  context: NodeContext,
+  result: (isError: boolean, output: unknown, extra?: { display?: ToolDisplay[]; locations?: ToolLocation[] }) => ToolResultPart,
+): Promise<ToolResultPart> {
+  const start: Extract<Parameters<NodeContext["emit"]>[0], { type: "tool-start" }> = { type: "tool-start", toolCallId: call.toolCallId, toolName: call.toolName, input: toJson(input) };
+  const title = tool.title?.(input);
+  if (title) {
+    start.title = title;
+  }
+  const locations = tool.locations?.(input);
+  if (locations?.length) {
+    start.locations = locations;
+  }
+  context.emit(start);
+  let questions = 0;
+  const toolContext: ToolContext = {
+    toolCallId: call.toolCallId,
+    threadId: context.threadId,
+    runId: context.runId,
+    principal: context.principal,
+    signal: context.signal,
+    store: context.store,
+    ask: <T>(question: JsonValue) => {
+      const value: ToolQuestion = { kind: "question", toolCallId: call.toolCallId, toolName: call.toolName, question };
+      return context.interrupt<T>(value as unknown as JsonValue, { id: `ask:${call.toolCallId}:${questions++}` });
+    },
+    report: (update) => context.emit({ type: "tool-update", toolCallId: call.toolCallId, ...update }),
+  };
+  let part: ToolResultPart;
+  try {
+    const returned: unknown = await tool.execute(input, toolContext);
+    part = isToolOutput(returned) ? result(Boolean(returned.isError), returned.output, returned) : result(false, returned);
+  } catch (error) {
+    if (error instanceof PauseSignal || context.signal.aborted) {
+      throw error;
+    }
+    part = result(true, `Error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const end: Extract<Parameters<NodeContext["emit"]>[0], { type: "tool-end" }> = {
+    type: "tool-end",
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    status: part.isError ? "error" : "success",
+    output: part.output,
+  };
+  if (part.display) {
+    end.display = part.display;
+  }
+  if (part.locations) {
+    end.locations = part.locations;
+  }
+  context.emit(end);
+  return part;
+}
+
+function toJson(value: unknown): JsonValue {
+  if (value === undefined) {
+    return null;
+  }
+  try {
+    return JSON.parse(JSON.stringify(value)) as JsonValue;
+  } catch {
+    return String(value);
+  }
+}

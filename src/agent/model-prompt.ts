@@ -1,0 +1,131 @@
+// Turns the conversation into the prompt a LanguageModelV3 takes. Every tool call in the prompt
+// gets a result: a call the conversation left without one (a run that moved on) gets a note that
+// it never ran, because providers refuse transcripts with unanswered calls.
+
+import type {
+  LanguageModelV3FilePart,
+  LanguageModelV3Message,
+  LanguageModelV3Prompt,
+  LanguageModelV3TextPart,
+  LanguageModelV3ToolResultOutput,
+  LanguageModelV3ToolResultPart,
+} from "@ai-sdk/provider";
+
+import type { JSONValue } from "@ai-sdk/provider";
+import type { AssistantMessage, Message, ToolResultPart, UserPart } from "../types/messages.js";
+
+export function toModelPrompt(instructions: string | undefined, messages: readonly Message[]): LanguageModelV3Prompt {
+  const prompt: LanguageModelV3Prompt = [];
+  if (instructions) {
+    prompt.push({ role: "system", content: instructions });
+  }
+  const answered = new Set<string>();
+  for (const message of messages) {
+    if (message.role === "tool") {
+      for (const part of message.parts) {
+        answered.add(part.toolCallId);
+      }
+    }
+  }
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index] as Message;
+    switch (message.role) {
+      case "system":
+        prompt.push({ role: "system", content: message.parts.map((part) => part.text).join("\n") });
+        break;
+      case "user":
+        prompt.push({ role: "user", content: message.parts.map(userPart) });
+        break;
+      case "assistant": {
+        prompt.push(assistantMessage(message));
+        const unanswered = message.parts.filter((part) => part.type === "tool-call" && !answered.has(part.toolCallId));
+        const next = messages[index + 1];
+        if (unanswered.length > 0 && next?.role !== "tool") {
+          prompt.push({ role: "tool", content: unanswered.map((part) => notRun(part.type === "tool-call" ? part : undefined)) });
+        }
+        break;
+      }
+      case "tool": {
+        const previous = messages[index - 1];
+        const content = message.parts.map(toolResult);
+        if (previous?.role === "assistant") {
+          const present = new Set(message.parts.map((part) => part.toolCallId));
+          for (const part of previous.parts) {
+            if (part.type === "tool-call" && !present.has(part.toolCallId) && !answered.has(part.toolCallId)) {
+              content.push(notRun(part));
+            }
+          }
+        }
+        prompt.push({ role: "tool", content });
+        break;
+      }
+    }
+  }
+  return prompt;
+}
+
+function userPart(part: UserPart): LanguageModelV3TextPart | LanguageModelV3FilePart {
+  switch (part.type) {
+    case "text":
+      return { type: "text", text: part.text };
+    case "image":
+    case "audio":
+      return { type: "file", data: fileData(part.data), mediaType: part.mediaType };
+    case "file":
+      if (part.text !== undefined) {
+        return { type: "text", text: `<file uri="${part.uri}">\n${part.text}\n</file>` };
+      }
+      if (part.data !== undefined) {
+        return { type: "file", data: part.data, mediaType: part.mediaType ?? "application/octet-stream" };
+      }
+      return { type: "text", text: `<file uri="${part.uri}" />` };
+    case "link":
+      return { type: "text", text: `[${part.title ?? part.name}](${part.uri})` };
+  }
+}
+
+function fileData(data: string): string | URL {
+  return /^(https?|data):/.test(data) ? new URL(data) : data;
+}
+
+function assistantMessage(message: AssistantMessage): LanguageModelV3Message {
+  return {
+    role: "assistant",
+    content: message.parts.map((part) => {
+      switch (part.type) {
+        case "text":
+          return { type: "text", text: part.text };
+        case "reasoning":
+          return part.providerMetadata
+            ? { type: "reasoning", text: part.text, providerOptions: part.providerMetadata as Record<string, Record<string, JSONValue>> }
+            : { type: "reasoning", text: part.text };
+        case "tool-call":
+          return part.providerMetadata
+            ? { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: part.input, providerOptions: part.providerMetadata as Record<string, Record<string, JSONValue>> }
+            : { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
+      }
+    }),
+  };
+}
+
+function toolResult(part: ToolResultPart): LanguageModelV3ToolResultPart {
+  return { type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, output: resultOutput(part) };
+}
+
+function resultOutput(part: ToolResultPart): LanguageModelV3ToolResultOutput {
+  const { output } = part;
+  if (typeof output === "string") {
+    return part.isError ? { type: "error-text", value: output } : { type: "text", value: output };
+  }
+  const value = (output === undefined ? null : JSON.parse(JSON.stringify(output))) as JSONValue;
+  return part.isError ? { type: "error-json", value } : { type: "json", value };
+}
+
+function notRun(part: { toolCallId: string; toolName: string } | undefined): LanguageModelV3ToolResultPart {
+  return {
+    type: "tool-result",
+    toolCallId: part?.toolCallId ?? "",
+    toolName: part?.toolName ?? "",
+    output: { type: "error-text", value: "This tool call was not run: the conversation moved on before it finished." },
+  };
+}

@@ -1,0 +1,63 @@
+// Tools an agent can call: a name, a description the model reads, a zod schema for the input,
+// and the function that does the work.
+
+import type { z } from "zod";
+
+import type { JsonValue } from "../types/json.js";
+import type { Principal } from "../types/principal.js";
+import type { Store } from "../types/store.js";
+import type { ToolDisplay, ToolLocation } from "../types/tool-display.js";
+
+/** What a tool's `execute` receives besides its input. */
+export interface ToolContext {
+  readonly toolCallId: string;
+  readonly threadId: string;
+  readonly runId: string;
+  /** Who the run acts for. */
+  readonly principal: Principal | undefined;
+  /** Fires when the run is cancelled; stop work and let it throw. */
+  readonly signal: AbortSignal;
+  /** The agent's long-term store. */
+  readonly store: Store;
+  /**
+   * Asks the person a question and returns their answer. The first time, the run pauses here
+   * and the tool runs again from its start once the question is answered, so ask before doing
+   * anything irreversible.
+   */
+  ask<T = unknown>(question: JsonValue): T;
+  /** Shows progress while the tool runs: a diff, a terminal, some text, the files it touches. */
+  report(update: { display?: ToolDisplay[]; locations?: ToolLocation[]; title?: string }): void;
+}
+
+/** The result of a tool that also wants something shown: `output` goes to the model, `display` to the person. */
+export interface ToolOutput {
+  output: unknown;
+  display?: ToolDisplay[];
+  locations?: ToolLocation[];
+  /** Marks the result as a failure without throwing. */
+  isError?: boolean;
+}
+
+export interface Tool<Input = unknown> {
+  name: string;
+  description: string;
+  input: z.ZodType<Input>;
+  /** Returns what the model sees (any JSON, or a ToolOutput). Throwing gives the model an error result. */
+  execute(input: Input, context: ToolContext): unknown;
+  /** True when a person must approve each call before it runs. `createAgent({ approvals })` can override it. */
+  needsApproval?: boolean;
+  /** A short title for the call, for editors. */
+  title?(input: Input): string;
+  /** The files the call touches (absolute paths), for editors. */
+  locations?(input: Input): ToolLocation[];
+}
+
+/** Declares a tool with its input type inferred from the schema. */
+export function defineTool<Schema extends z.ZodType>(tool: Tool<z.infer<Schema>> & { input: Schema }): Tool<z.infer<Schema>> {
+  return tool;
+}
+
+/** True when a tool result is a ToolOutput rather than bare output. */
+export function isToolOutput(value: unknown): value is ToolOutput {
+  return typeof value === "object" && value !== null && "output" in value && Object.keys(value).every((key) => ["output", "display", "locations", "isError"].includes(key));
+}

@@ -1,0 +1,63 @@
+// What a run tells its watchers while it happens. Model output streams as deltas keyed by message
+// id; tools report a start and an end keyed by tool call id, which maps one to one onto a
+// protocol's tool call. Every event is plain JSON.
+
+export type { ToolDisplay, ToolLocation } from "../types/tool-display.js";
+
+import type { Message } from "../types/messages.js";
+import type { ToolDisplay, ToolLocation } from "../types/tool-display.js";
+import type { Interrupt } from "./interrupt.js";
+
+/** Why a model stopped, as providers report it in common terms. */
+export type FinishReason = "stop" | "length" | "content-filter" | "tool-calls" | "error" | "other";
+
+/** Token counts for one model call. */
+export interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+  reasoningTokens?: number;
+}
+
+/** One entry of an agent's plan. */
+export interface PlanEntry {
+  content: string;
+  priority: "high" | "medium" | "low";
+  status: "pending" | "in_progress" | "completed";
+}
+
+/** Events a node may emit. */
+export type NodeEvent =
+  | { type: "message-start"; messageId: string }
+  | { type: "text-delta"; messageId: string; delta: string }
+  | { type: "reasoning-delta"; messageId: string; delta: string }
+  | { type: "tool-call-start"; messageId: string; toolCallId: string; toolName: string }
+  | { type: "tool-call-delta"; toolCallId: string; delta: string }
+  | { type: "tool-call-end"; messageId: string; toolCallId: string; toolName: string; input: unknown }
+  | { type: "message-end"; messageId: string; finishReason?: FinishReason; usage?: Usage }
+  /** A finished message that became part of the conversation. */
+  | { type: "message"; message: Message }
+  | { type: "tool-start"; toolCallId: string; toolName: string; input: unknown; title?: string; locations?: ToolLocation[] }
+  | { type: "tool-update"; toolCallId: string; display?: ToolDisplay[]; locations?: ToolLocation[]; title?: string }
+  | {
+      type: "tool-end";
+      toolCallId: string;
+      toolName: string;
+      status: "success" | "error" | "rejected";
+      output: unknown;
+      display?: ToolDisplay[];
+      locations?: ToolLocation[];
+    }
+  | { type: "plan"; entries: PlanEntry[] }
+  | { type: "custom"; name: string; data: unknown };
+
+/** Events the runtime itself emits. */
+export type RuntimeEvent =
+  | { type: "run-start"; runId: string; threadId: string; mode: "run" | "resume" | "continue" }
+  | { type: "node-start"; node: string; step: number }
+  | { type: "node-end"; node: string; step: number }
+  | { type: "interrupt"; interrupt: Interrupt }
+  /** The state after a step is durable: a run carried on later starts from here. */
+  | { type: "checkpoint"; step: number; seq: number }
+  | { type: "run-end"; status: "completed" | "interrupted" | "cancelled" | "failed" };
+
+export type RunEvent = NodeEvent | RuntimeEvent;

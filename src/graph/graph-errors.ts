@@ -1,0 +1,56 @@
+// The local errors a graph run can end with. They arrive inside a `failed` outcome, never thrown
+// from `run()` or `resume()`.
+
+import { WeftError } from "../errors/weft-error.js";
+
+/** Another run holds the thread (in this process or another one sharing the store). */
+export class ThreadBusyError extends WeftError {
+  constructor(readonly threadId: string) {
+    super("thread_busy", `Thread ${threadId} already has a run in progress.`);
+    this.name = "ThreadBusyError";
+  }
+}
+
+/** A resume named interrupts the thread is not waiting on, or named none. */
+export class UnknownInterruptError extends WeftError {
+  constructor(
+    readonly threadId: string,
+    readonly interruptIds: string[],
+    readonly reason: "not_pending" | "empty",
+  ) {
+    super(
+      "unknown_interrupt",
+      reason === "empty"
+        ? `Resume of thread ${threadId} answered no interrupts.`
+        : `Thread ${threadId} is not waiting on interrupt ${interruptIds.map((id) => JSON.stringify(id)).join(", ")}.`,
+    );
+    this.name = "UnknownInterruptError";
+  }
+}
+
+/** A graph that cannot run as defined (unknown node, no entry edge). */
+export class GraphDefinitionError extends WeftError {
+  constructor(message: string) {
+    super("graph_definition", message);
+    this.name = "GraphDefinitionError";
+  }
+}
+
+/** A node threw. `cause` is what it threw. */
+export class NodeFailedError extends WeftError {
+  constructor(
+    readonly node: string,
+    cause: unknown,
+  ) {
+    super("node_failed", `Node "${node}" failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = "NodeFailedError";
+  }
+}
+
+/** Another process took over the thread while this run was still going (its lease ran out). */
+export class LeaseLostError extends WeftError {
+  constructor(readonly threadId: string) {
+    super("lease_lost", `Thread ${threadId} was taken over by another runner.`);
+    this.name = "LeaseLostError";
+  }
+}

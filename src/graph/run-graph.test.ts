@@ -1,0 +1,382 @@
+import { describe, expect, it } from "vitest";
+
+import { MemoryStore } from "../stores/memory/memory-store.js";
+import type { JsonValue } from "../types/json.js";
+import type { Store } from "../types/store.js";
+import { listChannel, valueChannel } from "./channels.js";
+import type { RunEvent } from "./events.js";
+import { NodeFailedError, ThreadBusyError, UnknownInterruptError } from "./graph-errors.js";
+import { messagesChannel, userMessage } from "./messages.js";
+import type { GraphRun } from "./run-outcome.js";
+import { END, START, StateGraph } from "./state-graph.js";
+import type { StepRecord } from "./thread-store.js";
+
+async function collect<S>(run: GraphRun<S>): Promise<RunEvent[]> {
+  const events: RunEvent[] = [];
+  for await (const event of run) {
+    events.push(event);
+  }
+  return events;
+}
+
+function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+const counterGraph = (store?: Store) =>
+  new StateGraph({ name: "counter", channels: { log: listChannel<string>(), count: valueChannel(0) } })
+    .addNode("a", (state) => ({ log: "a", count: state.count + 1 }))
+    .addNode("b", (state) => ({ log: ["b"], count: state.count + 10 }))
+    .addEdge(START, "a")
+    .addConditionalEdges("a", (state) => (state.count < 3 ? "a" : "b"))
+    .addEdge("b", END)
+    .compile(store ? { store } : {});
+
+describe("graph runs", () => {
+  it("runs nodes along edges and reducers until the graph ends", async () => {
+    const graph = counterGraph();
+    const outcome = await graph.run({}, { threadId: "t1" }).outcome;
+    expect(outcome).toEqual({ status: "completed", output: { log: ["a", "a", "a", "b"], count: 13 } });
+  });
+
+  it("carries a thread's state into its next run", async () => {
+    const graph = counterGraph();
+    await graph.run({}, { threadId: "t1" }).outcome;
+    const second = await graph.run({ count: 0 }, { threadId: "t1" }).outcome;
+    expect(second.status === "completed" && second.output.log).toEqual(["a", "a", "a", "b", "a", "a", "a", "b"]);
+  });
+
+  it("streams node events as they happen, between run-start and run-end", async () => {
+    const gate = deferred();
+    const graph = new StateGraph({ name: "stream", channels: { done: valueChannel(false) } })
+      .addNode("talk", async (_state, context) => {
+        context.emit({ type: "text-delta", messageId: "m1", delta: "one" });
+        await gate.promise;
+        context.emit({ type: "text-delta", messageId: "m1", delta: "two" });
+        return { done: true };
+      })
+      .addEdge(START, "talk")
+      .compile();
+    const run = graph.run({}, { threadId: "t" });
+    const iterator = run[Symbol.asyncIterator]();
+    const seen: string[] = [];
+    for (;;) {
+      const { value } = await iterator.next();
+      seen.push(value.type);
+      if (value.type === "text-delta") {
+        break;
+      }
+    }
+    // The first delta arrived while the node was still waiting: events are not held until the end.
+    expect(seen).toEqual(["run-start", "checkpoint", "node-start", "text-delta"]);
+    gate.resolve();
+    const rest: RunEvent[] = [];
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      rest.push(next.value);
+    }
+    expect(rest.map((event) => event.type)).toEqual(["text-delta", "node-end", "checkpoint", "run-end"]);
+    expect((await run.outcome).status).toBe("completed");
+  });
+
+  it("runs the nodes of one step concurrently and applies their writes in declaration order", async () => {
+    const bothStarted = { a: deferred(), b: deferred() };
+    const graph = new StateGraph({ name: "fan", channels: { log: listChannel<string>() } })
+      .addNode("a", async () => {
+        bothStarted.a.resolve();
+        await bothStarted.b.promise;
+        return { log: "a" };
+      })
+      .addNode("b", async () => {
+        bothStarted.b.resolve();
+        await bothStarted.a.promise;
+        return { log: "b" };
+      })
+      .addEdge(START, "b")
+      .addEdge(START, "a")
+      .compile();
+    const outcome = await graph.run({}, { threadId: "t" }).outcome;
+    expect(outcome.status === "completed" && outcome.output.log).toEqual(["b", "a"]);
+  });
+
+  it("hands the principal to every node", async () => {
+    const seen: unknown[] = [];
+    const graph = new StateGraph({ name: "who", channels: { x: valueChannel(0) } })
+      .addNode("a", (_state, context) => {
+        seen.push(context.principal);
+      })
+      .addNode("b", (_state, context) => {
+        seen.push(context.principal?.id);
+      })
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .compile();
+    await graph.run({}, { threadId: "t", principal: { id: "ann", name: "Ann" } }).outcome;
+    expect(seen).toEqual([{ id: "ann", name: "Ann" }, "ann"]);
+  });
+
+  it("ends with finish max_steps when the step limit is reached", async () => {
+    const graph = new StateGraph({ name: "loop", channels: { n: valueChannel(0) } })
+      .addNode("spin", (state) => ({ n: state.n + 1 }))
+      .addEdge(START, "spin")
+      .addEdge("spin", "spin")
+      .compile({ maxSteps: 5 });
+    const outcome = await graph.run({}, { threadId: "t" }).outcome;
+    expect(outcome).toEqual({ status: "completed", output: { n: 5 }, finish: "max_steps" });
+  });
+
+  it("fails with NodeFailedError when a node throws, keeping the last good state", async () => {
+    let fail = true;
+    const graph = new StateGraph({ name: "fragile", channels: { log: listChannel<string>() } })
+      .addNode("ok", () => ({ log: "ok" }))
+      .addNode("bad", () => {
+        if (fail) {
+          throw new Error("disk full");
+        }
+        return { log: "bad" };
+      })
+      .addEdge(START, "ok")
+      .addEdge("ok", "bad")
+      .compile();
+    const outcome = await graph.run({}, { threadId: "t" }).outcome;
+    expect(outcome.status).toBe("failed");
+    const error = outcome.status === "failed" ? outcome.error : undefined;
+    expect(error).toBeInstanceOf(NodeFailedError);
+    expect(error?.message).toContain("disk full");
+    expect(await graph.state("t")).toEqual({ log: ["ok"] });
+    expect((await graph.thread("t"))?.status).toBe("failed");
+    fail = false;
+    const retried = await graph.continue({ threadId: "t" }).outcome;
+    expect(retried.status === "completed" && retried.output.log).toEqual(["ok", "bad"]);
+  });
+
+  it("fails the run when a node writes a channel the graph does not have", async () => {
+    const graph = new StateGraph({ name: "typo", channels: { a: valueChannel(0) } })
+      .addNode("n", () => ({ b: 1 }) as never)
+      .addEdge(START, "n")
+      .compile();
+    const outcome = await graph.run({}, { threadId: "t" }).outcome;
+    expect(outcome.status === "failed" && outcome.error.message).toContain('unknown channel "b"');
+  });
+
+  it("never rejects its outcome, even when the store fails", async () => {
+    const store = new MemoryStore();
+    store.compareAndPut = () => Promise.reject(new Error("connection reset"));
+    const graph = counterGraph(store);
+    const outcome = await graph.run({}, { threadId: "t" }).outcome;
+    expect(outcome.status === "failed" && outcome.error.message).toBe("connection reset");
+  });
+});
+
+describe("interrupts", () => {
+  const askGraph = () =>
+    new StateGraph({ name: "ask", channels: { answers: listChannel<unknown>(), runs: valueChannel(0) } })
+      .addNode("ask", (state, context) => {
+        const answer = context.interrupt<string>({ question: "name?" }, { id: "name" });
+        return { answers: answer, runs: state.runs + 1 };
+      })
+      .addEdge(START, "ask")
+      .compile();
+
+  it("pauses with the interrupt's stable id and value, and resume by id returns the answer to the node", async () => {
+    const graph = askGraph();
+    const run = graph.run({}, { threadId: "t" });
+    const events = await collect(run);
+    const outcome = await run.outcome;
+    expect(outcome).toEqual({ status: "interrupted", interrupts: [{ id: "name", value: { question: "name?" }, node: "ask" }] });
+    expect(events.filter((event) => event.type === "interrupt")).toHaveLength(1);
+    expect((await graph.thread("t"))?.pending.map((interrupt) => interrupt.id)).toEqual(["name"]);
+    const resumed = await graph.resume({ name: "Ann" }, { threadId: "t" }).outcome;
+    expect(resumed).toEqual({ status: "completed", output: { answers: ["Ann"], runs: 1 } });
+    expect((await graph.thread("t"))?.pending).toEqual([]);
+  });
+
+  it("derives the same default id when the node asks again", async () => {
+    const graph = new StateGraph({ name: "default-id", channels: { got: valueChannel<unknown>(null) } })
+      .addNode("ask", (_state, context) => ({ got: context.interrupt("first?") }))
+      .addEdge(START, "ask")
+      .compile();
+    const first = await graph.run({}, { threadId: "t" }).outcome;
+    const id = first.status === "interrupted" ? first.interrupts[0]?.id : undefined;
+    expect(id).toMatch(/^ask:\d+:0$/);
+    const resumed = await graph.resume({ [id as string]: 42 }, { threadId: "t" }).outcome;
+    expect(resumed.status === "completed" && resumed.output.got).toBe(42);
+  });
+
+  it("accepts partial answers and keeps waiting on the rest", async () => {
+    const graph = new StateGraph({ name: "two", channels: { got: valueChannel<Record<string, unknown>>({}) } })
+      .addNode("ask", (_state, context) => ({
+        got: context.interruptAll([
+          { id: "x", value: "x?" },
+          { id: "y", value: "y?" },
+        ]),
+      }))
+      .addEdge(START, "ask")
+      .compile();
+    const first = await graph.run({}, { threadId: "t" }).outcome;
+    expect(first.status === "interrupted" && first.interrupts.map((interrupt) => interrupt.id)).toEqual(["x", "y"]);
+    const partial = await graph.resume({ y: "yes" }, { threadId: "t" }).outcome;
+    expect(partial).toEqual({ status: "interrupted", interrupts: [{ id: "x", value: "x?", node: "ask" }] });
+    const done = await graph.resume({ x: "ex" }, { threadId: "t" }).outcome;
+    expect(done).toEqual({ status: "completed", output: { got: { x: "ex", y: "yes" } } });
+  });
+
+  it("refuses an unknown id with UnknownInterruptError and leaves the thread waiting", async () => {
+    const graph = askGraph();
+    await graph.run({}, { threadId: "t" }).outcome;
+    const wrong = await graph.resume({ name: "Ann", nope: 1 }, { threadId: "t" }).outcome;
+    expect(wrong.status).toBe("failed");
+    const error = wrong.status === "failed" ? wrong.error : undefined;
+    expect(error).toBeInstanceOf(UnknownInterruptError);
+    expect((error as UnknownInterruptError).interruptIds).toEqual(["nope"]);
+    expect((error as UnknownInterruptError).reason).toBe("not_pending");
+    const thread = await graph.thread("t");
+    expect(thread?.status).toBe("interrupted");
+    expect(thread?.pending.map((interrupt) => interrupt.id)).toEqual(["name"]);
+    expect((await graph.resume({ name: "Ann" }, { threadId: "t" }).outcome).status).toBe("completed");
+  });
+
+  it("refuses answers to a thread that waits on nothing, and an empty answer map", async () => {
+    const graph = askGraph();
+    const none = await graph.resume({ name: "x" }, { threadId: "fresh" }).outcome;
+    expect(none.status === "failed" && none.error).toBeInstanceOf(UnknownInterruptError);
+    await graph.run({}, { threadId: "t" }).outcome;
+    const empty = await graph.resume({}, { threadId: "t" }).outcome;
+    expect(empty.status === "failed" && (empty.error as UnknownInterruptError).reason).toBe("empty");
+  });
+
+  it("does not run finished sibling nodes or memoised work again on resume", async () => {
+    const calls = { quick: 0, work: 0 };
+    const graph = new StateGraph({ name: "siblings", channels: { log: listChannel<string>() } })
+      .addNode("quick", () => {
+        calls.quick++;
+        return { log: "quick" };
+      })
+      .addNode("slow", async (_state, context) => {
+        const done = await context.memo("work", async () => {
+          calls.work++;
+          return "worked" as JsonValue;
+        });
+        const answer = context.interrupt<string>("go?", { id: "go" });
+        return { log: `${String(done)}-${answer}` };
+      })
+      .addEdge(START, "quick")
+      .addEdge(START, "slow")
+      .compile();
+    await graph.run({}, { threadId: "t" }).outcome;
+    const outcome = await graph.resume({ go: "yes" }, { threadId: "t" }).outcome;
+    expect(outcome.status === "completed" && outcome.output.log).toEqual(["quick", "worked-yes"]);
+    expect(calls).toEqual({ quick: 1, work: 1 });
+  });
+
+  it("starts afresh when a new run comes while the thread waits", async () => {
+    const graph = askGraph();
+    await graph.run({}, { threadId: "t" }).outcome;
+    const again = await graph.run({}, { threadId: "t" }).outcome;
+    expect(again.status).toBe("interrupted");
+  });
+});
+
+describe("cancellation and durability", () => {
+  const slowGraph = (store: Store, started?: () => void) =>
+    new StateGraph({ name: "slow", channels: { log: listChannel<string>() } })
+      .addNode("first", () => ({ log: "first" }))
+      .addNode("second", async (_state, context) => {
+        started?.();
+        await new Promise((resolve, reject) => {
+          const timer = setTimeout(resolve, 60_000);
+          context.signal.addEventListener("abort", () => {
+            clearTimeout(timer);
+            reject(new Error("aborted"));
+          });
+        });
+        return { log: "second" };
+      })
+      .addEdge(START, "first")
+      .addEdge("first", "second")
+      .compile({ store });
+
+  it("cancels on abort in the middle of a node and keeps the checkpoint before it", async () => {
+    const store = new MemoryStore();
+    const started = deferred();
+    const graph = slowGraph(store, started.resolve);
+    const controller = new AbortController();
+    const run = graph.run({}, { threadId: "t", signal: controller.signal });
+    await started.promise;
+    controller.abort();
+    const events = await collect(run);
+    expect(await run.outcome).toEqual({ status: "cancelled" });
+    expect(events.at(-1)).toEqual({ type: "run-end", status: "cancelled" });
+    expect(await graph.state("t")).toEqual({ log: ["first"] });
+    expect((await graph.thread("t"))?.status).toBe("cancelled");
+  });
+
+  it("lets a second runtime instance over the same store continue from the last checkpoint", async () => {
+    const store = new MemoryStore();
+    const started = deferred();
+    const controller = new AbortController();
+    const first = slowGraph(store, started.resolve);
+    const run = first.run({}, { threadId: "t", signal: controller.signal });
+    await started.promise;
+    controller.abort();
+    await run.outcome;
+
+    const second = new StateGraph({ name: "slow", channels: { log: listChannel<string>() } })
+      .addNode("first", () => {
+        throw new Error("first must not run again");
+      })
+      .addNode("second", () => ({ log: "second, by the new instance" }))
+      .addEdge(START, "first")
+      .addEdge("first", "second")
+      .compile({ store });
+    expect(await second.state("t")).toEqual({ log: ["first"] });
+    const outcome = await second.continue({ threadId: "t" }).outcome;
+    expect(outcome).toEqual({ status: "completed", output: { log: ["first", "second, by the new instance"] } });
+  });
+
+  it("refuses a second run on a busy thread with ThreadBusyError, in this instance and another", async () => {
+    const store = new MemoryStore();
+    const started = deferred();
+    const graph = slowGraph(store, started.resolve);
+    const controller = new AbortController();
+    const running = graph.run({}, { threadId: "t", signal: controller.signal });
+    await started.promise;
+    const same = await graph.run({}, { threadId: "t" }).outcome;
+    expect(same.status === "failed" && same.error).toBeInstanceOf(ThreadBusyError);
+    const other = await slowGraph(store).run({}, { threadId: "t" }).outcome;
+    expect(other.status === "failed" && other.error).toBeInstanceOf(ThreadBusyError);
+    expect((await graph.thread("t"))?.status).toBe("running");
+    controller.abort();
+    await running.outcome;
+    const other2 = slowGraph(store);
+    const next = other2.run({}, { threadId: "t", signal: AbortSignal.timeout(50) });
+    expect((await next.outcome).status).toBe("cancelled");
+  });
+
+  it("stores only what each step appended to a list channel", async () => {
+    const store = new MemoryStore();
+    const graph = new StateGraph({ name: "chat", channels: { messages: messagesChannel() } })
+      .addNode("reply", (state) => ({ messages: userMessage(`reply ${state.messages.length}`) }))
+      .addEdge(START, "reply")
+      .compile({ store });
+    const history = [userMessage("one")];
+    for (let turn = 0; turn < 5; turn++) {
+      const outcome = await graph.run({ messages: history.slice() }, { threadId: "t" }).outcome;
+      if (outcome.status === "completed") {
+        history.splice(0, history.length, ...outcome.output.messages, userMessage(`next ${turn}`));
+      }
+    }
+    const records = (await store.search(["weft", "graphs", "chat", "t"], { limit: 100 }))
+      .filter((item) => item.key !== "head")
+      .map((item) => item.value as unknown as StepRecord);
+    const appended = records.map((record) => record.changes?.messages);
+    for (const change of appended) {
+      expect(change && "append" in change ? change.append.length : 0).toBeLessThanOrEqual(1);
+    }
+    const state = await graph.state("t");
+    expect(state?.messages).toHaveLength(10);
+  });
+});

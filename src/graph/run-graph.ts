@@ -1,0 +1,516 @@
+// Executes one run of a compiled graph: claims the thread, applies the input (or the answers),
+// then runs steps until the graph ends, pauses on interrupts, is cancelled, or fails. After every
+// step the thread's change is committed to the store before the next step starts.
+
+import { WeftError } from "../errors/weft-error.js";
+import type { JsonValue } from "../types/json.js";
+import { diffChannel, type ChannelChange } from "./channels.js";
+import type { CompiledGraph, LoadedThread } from "./compiled-graph.js";
+import type { RunEvent } from "./events.js";
+import { LeaseLostError, NodeFailedError, ThreadBusyError, UnknownInterruptError } from "./graph-errors.js";
+import type { Interrupt } from "./interrupt.js";
+import { type InterruptRequest, type NodeContext, PauseSignal } from "./node-context.js";
+import type { RunOptions, RunOutcome } from "./run-outcome.js";
+import { type ChannelMap, END, START, type StateOf } from "./graph-definition.js";
+import { leaseHeld, newLease, type StepRecord, type ThreadHead, type ThreadStatus } from "./thread-store.js";
+
+export type RunMode<I> = { kind: "run"; input: I } | { kind: "resume"; answers: Record<string, unknown> } | { kind: "continue" };
+
+type TaskResult =
+  | { node: string; kind: "ok"; writes: Record<string, unknown> }
+  | { node: string; kind: "paused"; interrupts: Interrupt[]; memos: Record<string, JsonValue> }
+  | { node: string; kind: "failed"; error: unknown };
+
+/** Runs the graph; the returned promise never rejects. */
+export async function executeRun<C extends ChannelMap, I>(
+  graph: CompiledGraph<C, I>,
+  mode: RunMode<I>,
+  options: RunOptions & { runId: string },
+  sink: (event: RunEvent) => void,
+): Promise<RunOutcome<StateOf<C>>> {
+  const runner = new Runner(graph, mode, options, sink);
+  try {
+    return await runner.execute();
+  } catch (error) {
+    return runner.finishFailed(error);
+  }
+}
+
+class Runner<C extends ChannelMap, I> {
+  private readonly threadId: string;
+  private readonly controller = new AbortController();
+  private headRevision = 0;
+  private head: ThreadHead | undefined;
+  private claimed = false;
+  private ended = false;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private headWrites: Promise<unknown> = Promise.resolve();
+  private leaseLost = false;
+  private finishReason: string | undefined;
+  private readonly emit = (event: RunEvent) => {
+    if (!this.ended) {
+      this.sink(event);
+    }
+  };
+
+  constructor(
+    private readonly graph: CompiledGraph<C, I>,
+    private readonly mode: RunMode<I>,
+    private readonly options: RunOptions & { runId: string },
+    private readonly sink: (event: RunEvent) => void,
+  ) {
+    this.threadId = options.threadId;
+  }
+
+  async execute(): Promise<RunOutcome<StateOf<C>>> {
+    const { graph, threadId } = this;
+    this.emit({ type: "run-start", runId: this.options.runId, threadId, mode: this.mode.kind });
+    if (graph.active.has(threadId)) {
+      return this.end({ status: "failed", error: new ThreadBusyError(threadId) });
+    }
+    graph.active.add(threadId);
+    const onAbort = () => this.controller.abort();
+    this.options.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      return await this.executeClaimed();
+    } finally {
+      this.options.signal?.removeEventListener("abort", onAbort);
+      clearInterval(this.heartbeat);
+      graph.active.delete(threadId);
+    }
+  }
+
+  private async executeClaimed(): Promise<RunOutcome<StateOf<C>>> {
+    if (this.options.signal?.aborted) {
+      return this.end({ status: "cancelled" });
+    }
+    const read = await this.graph.threads.readHead(this.threadId);
+    const early = await this.refuse(read?.head);
+    if (early) {
+      return early;
+    }
+    if (!(await this.claim(read))) {
+      return this.end({ status: "failed", error: new ThreadBusyError(this.threadId) });
+    }
+    let loaded = await this.graph.load(this.threadId, this.head?.seq ?? 0);
+    let seq = Math.max(read?.head.seq ?? 0, loaded.seq);
+    let last = loaded.last;
+
+    if (this.mode.kind === "run") {
+      const writes = this.graph.definition.input ? this.graph.definition.input(this.mode.input) : this.mode.input;
+      const state = this.applyWrites(loaded.state, [writes as Record<string, unknown>]);
+      seq++;
+      const next = this.route([START], state);
+      last = { v: 1, seq, runId: this.options.runId, kind: "input", step: 0, scheduledAt: seq, next, status: next.length > 0 ? "running" : "completed" };
+      const changes = this.changes(loaded.state, state);
+      if (changes) {
+        last.changes = changes;
+      }
+      loaded = await this.commit(last, state, next.length > 0 ? "running" : "completed");
+    } else if (this.mode.kind === "resume" && last) {
+      const answered = new Set(Object.keys(this.mode.answers));
+      seq++;
+      last = {
+        ...last,
+        seq,
+        runId: this.options.runId,
+        kind: "resume",
+        status: "running",
+        answers: { ...last.answers, ...(this.mode.answers as Record<string, JsonValue>) },
+        pending: (last.pending ?? []).filter((interrupt) => !answered.has(interrupt.id)),
+      };
+      delete last.changes;
+      loaded = await this.commit(last, loaded.state, "running");
+    }
+    if (!last) {
+      return this.end({ status: "failed", error: new WeftError("nothing_to_continue", `Thread ${this.threadId} has no run to carry on.`) });
+    }
+    return this.loop(loaded, last);
+  }
+
+  /** Outcomes decided before the thread is claimed: busy, bad answers, nothing to do. */
+  private async refuse(head: ThreadHead | undefined): Promise<RunOutcome<StateOf<C>> | undefined> {
+    if (head?.status === "running" && leaseHeld(head.lease) && head.lease?.owner !== this.options.runId) {
+      return this.end({ status: "failed", error: new ThreadBusyError(this.threadId) });
+    }
+    if (this.mode.kind === "resume") {
+      const ids = Object.keys(this.mode.answers);
+      if (ids.length === 0) {
+        return this.end({ status: "failed", error: new UnknownInterruptError(this.threadId, [], "empty") });
+      }
+      const pending = new Set(head?.status === "interrupted" ? (head.pending ?? []).map((interrupt) => interrupt.id) : []);
+      const unknown = ids.filter((id) => !pending.has(id));
+      if (unknown.length > 0) {
+        return this.end({ status: "failed", error: new UnknownInterruptError(this.threadId, unknown, "not_pending") });
+      }
+    }
+    if (this.mode.kind === "continue") {
+      if (!head) {
+        return this.end({ status: "failed", error: new WeftError("nothing_to_continue", `Thread ${this.threadId} has no run to carry on.`) });
+      }
+      if (head.status === "interrupted") {
+        return this.end({ status: "interrupted", interrupts: head.pending ?? [] });
+      }
+      if (head.status === "completed") {
+        const { state } = await this.graph.load(this.threadId, head.seq);
+        return this.end(withFinish({ status: "completed", output: state }, head.finish));
+      }
+    }
+    return undefined;
+  }
+
+  /** Takes the thread's lease with a compare-and-put on its head. */
+  private async claim(read: { head: ThreadHead; revision: number } | undefined): Promise<boolean> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if (read?.head.status === "running" && leaseHeld(read.head.lease)) {
+        return false;
+      }
+      const head: ThreadHead = {
+        v: 1,
+        seq: read?.head.seq ?? 0,
+        runId: this.options.runId,
+        status: "running",
+        lease: newLease(this.options.runId, this.graph.leaseMs),
+        updatedAt: new Date().toISOString(),
+      };
+      if (read?.head.pending && this.mode.kind !== "run") {
+        head.pending = read.head.pending;
+      }
+      const revision = await this.graph.threads.writeHead(this.threadId, head, read?.revision ?? 0);
+      if (revision !== undefined) {
+        this.head = head;
+        this.headRevision = revision;
+        this.claimed = true;
+        this.startHeartbeat();
+        return true;
+      }
+      read = await this.graph.threads.readHead(this.threadId);
+    }
+    return false;
+  }
+
+  private startHeartbeat(): void {
+    const period = Math.max(50, Math.floor(this.graph.leaseMs / 3));
+    this.heartbeat = setInterval(() => {
+      void this.writeHead({}).catch(() => {
+        // A renewal that fails (store down) is retried next period; the lease has slack for it.
+      });
+    }, period);
+    this.heartbeat.unref();
+  }
+
+  /** Writes the head (renewing the lease while running), serialised with every other head write. */
+  private writeHead(patch: Partial<ThreadHead>, final = false): Promise<void> {
+    const write = this.headWrites.then(async () => {
+      if (!this.head || this.leaseLost) {
+        return;
+      }
+      const head: ThreadHead = { ...this.head, ...patch, updatedAt: new Date().toISOString() };
+      if (final) {
+        delete head.lease;
+      } else {
+        head.lease = newLease(this.options.runId, this.graph.leaseMs);
+      }
+      const revision = await this.graph.threads.writeHead(this.threadId, head, this.headRevision);
+      if (revision === undefined) {
+        this.leaseLost = true;
+        this.controller.abort();
+        throw new LeaseLostError(this.threadId);
+      }
+      this.head = head;
+      this.headRevision = revision;
+    });
+    this.headWrites = write.catch(() => undefined);
+    return write;
+  }
+
+  /** Makes a step durable: head first (so a lost lease stops us before we write), then the record. */
+  private async commit(record: StepRecord, state: StateOf<C>, status: ThreadStatus): Promise<LoadedThread<StateOf<C>>> {
+    const final = status !== "running";
+    const patch: Partial<ThreadHead> = { seq: record.seq, status, runId: this.options.runId };
+    patch.pending = status === "interrupted" ? (record.pending ?? []) : [];
+    if (record.finish !== undefined) {
+      patch.finish = record.finish;
+    }
+    await this.writeHead(patch, final);
+    if (!final) {
+      // Keep the head free of stale fields between steps.
+      delete this.head?.finish;
+    }
+    await this.graph.threads.writeRecord(this.threadId, record);
+    const loaded = { seq: record.seq, state, last: record };
+    this.graph.remember(this.threadId, loaded);
+    this.emit({ type: "checkpoint", step: record.step, seq: record.seq });
+    return loaded;
+  }
+
+  private async loop(loaded: LoadedThread<StateOf<C>>, record: StepRecord): Promise<RunOutcome<StateOf<C>>> {
+    let state = loaded.state;
+    let last = record;
+    for (;;) {
+      if (this.controller.signal.aborted) {
+        return this.stop();
+      }
+      if (last.status === "completed" || last.next.length === 0) {
+        return this.end(withFinish({ status: "completed", output: state }, last.finish));
+      }
+      const done = last.done ?? {};
+      const tasks = last.next.filter((node) => !(node in done));
+      const results = await this.runTasks(tasks, state, last);
+      if (results === "aborted" || this.controller.signal.aborted) {
+        return this.stop();
+      }
+      const failed = results.find((result) => result.kind === "failed");
+      if (failed?.kind === "failed") {
+        const error = failed.error instanceof WeftError ? failed.error : new NodeFailedError(failed.node, failed.error);
+        return this.finishFailed(error);
+      }
+      const paused = results.filter((result) => result.kind === "paused");
+      const seq = last.seq + 1;
+      if (paused.length > 0) {
+        const finished = { ...done };
+        for (const result of results) {
+          if (result.kind === "ok") {
+            finished[result.node] = result.writes;
+          }
+        }
+        const pending = paused.flatMap((result) => (result.kind === "paused" ? result.interrupts : []));
+        const memos: Record<string, Record<string, JsonValue>> = {};
+        for (const result of paused) {
+          if (result.kind === "paused" && Object.keys(result.memos).length > 0) {
+            memos[result.node] = result.memos;
+          }
+        }
+        const pausedRecord: StepRecord = { ...last, seq, runId: this.options.runId, kind: "paused", status: "interrupted", done: finished, pending, memos };
+        delete pausedRecord.changes;
+        await this.commit(pausedRecord, state, "interrupted");
+        for (const interrupt of pending) {
+          this.emit({ type: "interrupt", interrupt });
+        }
+        return this.end({ status: "interrupted", interrupts: pending });
+      }
+      const byNode = new Map(results.map((result) => [result.node, result]));
+      const writes = last.next.map((node) => {
+        const result = byNode.get(node);
+        return done[node] ?? (result?.kind === "ok" ? result.writes : {});
+      });
+      const nextState = this.applyWrites(state, writes);
+      const step = last.step + 1;
+      const next = this.finishReason === undefined ? this.route(last.next, nextState) : [];
+      const stepRecord: StepRecord = { v: 1, seq, runId: this.options.runId, kind: "step", step, scheduledAt: seq, next, status: "running" };
+      const changes = this.changes(state, nextState);
+      if (changes) {
+        stepRecord.changes = changes;
+      }
+      if (this.finishReason !== undefined) {
+        stepRecord.finish = this.finishReason;
+      } else if (next.length > 0 && step >= this.graph.maxSteps) {
+        stepRecord.finish = "max_steps";
+      }
+      if (next.length === 0 || stepRecord.finish !== undefined) {
+        stepRecord.status = "completed";
+      }
+      await this.commit(stepRecord, nextState, stepRecord.status === "completed" ? "completed" : "running");
+      state = nextState;
+      last = stepRecord;
+    }
+  }
+
+  private async runTasks(tasks: string[], state: StateOf<C>, record: StepRecord): Promise<TaskResult[] | "aborted"> {
+    const signal = this.controller.signal;
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<"aborted">((resolve) => {
+      onAbort = () => resolve("aborted");
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([Promise.all(tasks.map((node) => this.runTask(node, state, record))), aborted]);
+    } finally {
+      if (onAbort) {
+        signal.removeEventListener("abort", onAbort);
+      }
+    }
+  }
+
+  private async runTask(node: string, state: StateOf<C>, record: StepRecord): Promise<TaskResult> {
+    const run = this.graph.definition.nodes.get(node);
+    if (!run) {
+      return { node, kind: "failed", error: new WeftError("unknown_node", `Node "${node}" is not in the graph.`) };
+    }
+    const { context, pending, memos } = this.context(node, record);
+    this.emit({ type: "node-start", node, step: record.step });
+    try {
+      const update = (await run(state, context)) ?? {};
+      if (pending.length > 0) {
+        return { node, kind: "paused", interrupts: pending, memos };
+      }
+      for (const channel of Object.keys(update)) {
+        if (!(channel in this.graph.definition.channels)) {
+          return { node, kind: "failed", error: new WeftError("unknown_channel", `Node "${node}" wrote unknown channel "${channel}".`) };
+        }
+      }
+      this.emit({ type: "node-end", node, step: record.step });
+      return { node, kind: "ok", writes: update as Record<string, unknown> };
+    } catch (error) {
+      if (error instanceof PauseSignal || pending.length > 0) {
+        return { node, kind: "paused", interrupts: pending, memos };
+      }
+      return { node, kind: "failed", error };
+    }
+  }
+
+  private context(node: string, record: StepRecord): { context: NodeContext; pending: Interrupt[]; memos: Record<string, JsonValue> } {
+    const pending: Interrupt[] = [];
+    const memos: Record<string, JsonValue> = { ...record.memos?.[node] };
+    const answers = record.answers ?? {};
+    let position = 0;
+    const ask = (requests: readonly InterruptRequest[]): Record<string, unknown> => {
+      const found: Record<string, unknown> = {};
+      const missing: Interrupt[] = [];
+      for (const request of requests) {
+        const id = request.id ?? `${node}:${record.scheduledAt}:${position}`;
+        position++;
+        if (Object.hasOwn(answers, id)) {
+          found[id] = answers[id];
+        } else {
+          missing.push({ id, value: request.value, node });
+        }
+      }
+      if (missing.length > 0) {
+        pending.push(...missing);
+        throw new PauseSignal(missing);
+      }
+      return found;
+    };
+    const context: NodeContext = {
+      graph: this.graph.name,
+      threadId: this.threadId,
+      runId: this.options.runId,
+      node,
+      step: record.step,
+      principal: this.options.principal,
+      signal: this.controller.signal,
+      store: this.graph.threads.store,
+      emit: this.emit,
+      interrupt: <T>(value: JsonValue, options?: { id?: string }) => {
+        const request: InterruptRequest = options?.id === undefined ? { value } : { id: options.id, value };
+        return Object.values(ask([request]))[0] as T;
+      },
+      interruptAll: <T>(requests: readonly InterruptRequest[]) => ask(requests) as Record<string, T>,
+      answer: <T>(id: string) => (Object.hasOwn(answers, id) ? { answered: true as const, value: answers[id] as T } : { answered: false as const }),
+      memo: async <T extends JsonValue>(key: string, work: () => Promise<T>) => {
+        if (Object.hasOwn(memos, key)) {
+          return memos[key] as T;
+        }
+        const value = await work();
+        memos[key] = value;
+        return value;
+      },
+      end: (reason: string) => {
+        this.finishReason = reason;
+      },
+    };
+    return { context, pending, memos };
+  }
+
+  private applyWrites(state: StateOf<C>, writes: Record<string, unknown>[]): StateOf<C> {
+    const channels = this.graph.definition.channels;
+    const byChannel = new Map<string, unknown[]>();
+    for (const update of writes) {
+      for (const [name, value] of Object.entries(update)) {
+        if (value === undefined) {
+          continue;
+        }
+        if (!(name in channels)) {
+          throw new WeftError("unknown_channel", `Write to unknown channel "${name}".`);
+        }
+        let list = byChannel.get(name);
+        if (!list) {
+          list = [];
+          byChannel.set(name, list);
+        }
+        list.push(value);
+      }
+    }
+    if (byChannel.size === 0) {
+      return state;
+    }
+    const next: Record<string, unknown> = { ...state };
+    for (const [name, values] of byChannel) {
+      next[name] = channels[name]?.reduce(next[name], values);
+    }
+    return next as StateOf<C>;
+  }
+
+  private changes(before: StateOf<C>, after: StateOf<C>): Record<string, ChannelChange> | undefined {
+    if (before === after) {
+      return undefined;
+    }
+    let changes: Record<string, ChannelChange> | undefined;
+    for (const [name, channel] of Object.entries(this.graph.definition.channels)) {
+      const change = diffChannel(channel, before[name], after[name]);
+      if (change) {
+        changes ??= {};
+        changes[name] = change;
+      }
+    }
+    return changes;
+  }
+
+  /** The nodes that run after `from`, in the order the graph declared them, without END. */
+  private route(from: readonly string[], state: StateOf<C>): string[] {
+    const { edges, routers } = this.graph.definition;
+    const next: string[] = [];
+    for (const node of from) {
+      const router = routers.get(node);
+      const routed = router ? router(state) : [];
+      for (const target of [...(edges.get(node) ?? []), ...(typeof routed === "string" ? [routed] : routed)]) {
+        if (target !== END && !next.includes(target)) {
+          if (!this.graph.definition.nodes.has(target)) {
+            throw new WeftError("unknown_node", `Routing from "${node}" chose unknown node "${target}".`);
+          }
+          next.push(target);
+        }
+      }
+    }
+    return next;
+  }
+
+  private async stop(): Promise<RunOutcome<StateOf<C>>> {
+    if (this.leaseLost) {
+      return this.end({ status: "failed", error: new LeaseLostError(this.threadId) });
+    }
+    await this.release({ status: "cancelled" });
+    return this.end({ status: "cancelled" });
+  }
+
+  async finishFailed(cause: unknown): Promise<RunOutcome<StateOf<C>>> {
+    const error = cause instanceof Error ? cause : new WeftError("run_failed", String(cause));
+    const record: ThreadHead["error"] = { name: error.name, message: error.message };
+    if (WeftError.isInstance(error)) {
+      record.code = error.code;
+    }
+    await this.release({ status: "failed", error: record });
+    return this.end({ status: "failed", error });
+  }
+
+  /** Drops the lease with a final status, if the thread is still ours. Store errors are swallowed. */
+  private async release(patch: Partial<ThreadHead>): Promise<void> {
+    if (!this.claimed || this.leaseLost) {
+      return;
+    }
+    this.claimed = false;
+    clearInterval(this.heartbeat);
+    await this.writeHead(patch, true).catch(() => undefined);
+  }
+
+  private end(outcome: RunOutcome<StateOf<C>>): RunOutcome<StateOf<C>> {
+    this.emit({ type: "run-end", status: outcome.status });
+    this.ended = true;
+    return outcome;
+  }
+}
+
+function withFinish<S>(outcome: { status: "completed"; output: S }, finish: string | undefined): RunOutcome<S> {
+  return finish === undefined ? outcome : { ...outcome, finish };
+}

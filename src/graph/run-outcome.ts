@@ -1,0 +1,31 @@
+// How a run ends, and the handle a caller watches it through. Outcomes are values: an interrupt,
+// a cancel or a failure is a state of the run, and the outcome promise never rejects.
+
+import type { Principal } from "../types/principal.js";
+import type { RunEvent } from "./events.js";
+import type { Interrupt } from "./interrupt.js";
+
+export type RunOutcome<S = unknown> =
+  /** `finish` says why a run ended early: `max_steps`, or a reason a node gave (`max_tokens`, `refusal`). */
+  | { status: "completed"; output: S; finish?: string }
+  | { status: "interrupted"; interrupts: Interrupt[] }
+  | { status: "cancelled" }
+  | { status: "failed"; error: Error };
+
+/** A run in progress: iterate it for events; `outcome` settles after the last event. */
+export interface GraphRun<S = unknown> extends AsyncIterable<RunEvent> {
+  readonly runId: string;
+  readonly threadId: string;
+  readonly outcome: Promise<RunOutcome<S>>;
+}
+
+export interface RunOptions {
+  /** The thread the run belongs to; its state carries over between runs. */
+  threadId: string;
+  /** Who the run acts for; every node and tool sees it. */
+  principal?: Principal;
+  /** Aborting it cancels the run; the state before the interrupted step is kept. */
+  signal?: AbortSignal;
+  /** An id for the run, chosen by the caller (for example to recognise it after a restart). */
+  runId?: string;
+}

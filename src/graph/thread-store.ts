@@ -1,0 +1,129 @@
+// How a thread is kept in a Store: one namespace per thread holding a small head item (status,
+// lease, pending interrupts) and one record per step (what the step changed, what runs next).
+// Everything of one thread shares a namespace, so drivers that shard by namespace keep it together.
+
+import { hostname } from "node:os";
+
+import type { JsonValue } from "../types/json.js";
+import type { FieldCondition, Namespace, Store } from "../types/store.js";
+import type { ChannelChange } from "./channels.js";
+import type { Interrupt } from "./interrupt.js";
+
+export type ThreadStatus = "running" | "interrupted" | "completed" | "cancelled" | "failed";
+
+/** Who is running a thread, until when. */
+export interface Lease {
+  owner: string;
+  pid: number;
+  host: string;
+  expiresAt: number;
+}
+
+export interface ThreadHead {
+  v: 1;
+  /** The sequence number of the newest step record. */
+  seq: number;
+  runId: string;
+  status: ThreadStatus;
+  pending?: Interrupt[];
+  lease?: Lease;
+  finish?: string;
+  error?: { name: string; message: string; code?: string };
+  updatedAt: string;
+}
+
+export interface StepRecord {
+  v: 1;
+  seq: number;
+  runId: string;
+  kind: "input" | "step" | "paused" | "resume";
+  /** Steps taken since the run began (resumes carry on counting). */
+  step: number;
+  /** The seq of the record that scheduled `next`; default interrupt ids are derived from it. */
+  scheduledAt: number;
+  changes?: Record<string, ChannelChange>;
+  /** Nodes to run in the next step. */
+  next: string[];
+  status: "running" | "interrupted" | "completed";
+  pending?: Interrupt[];
+  /** Answers gathered for the paused step so far. */
+  answers?: Record<string, JsonValue>;
+  /** Writes of nodes that finished in a paused step, so they do not run again. */
+  done?: Record<string, Record<string, unknown>>;
+  /** Results a paused node memoised, by node and key. */
+  memos?: Record<string, Record<string, JsonValue>>;
+  finish?: string;
+}
+
+const HEAD = "head";
+const PAGE = 1000;
+
+export function recordKey(seq: number): string {
+  return `s:${String(seq).padStart(12, "0")}`;
+}
+
+/** Reads and writes one graph's threads in a store. */
+export class ThreadStore {
+  constructor(
+    readonly store: Store,
+    readonly namespace: Namespace,
+  ) {}
+
+  threadNamespace(threadId: string): string[] {
+    return [...this.namespace, threadId];
+  }
+
+  async readHead(threadId: string): Promise<{ head: ThreadHead; revision: number } | undefined> {
+    const item = await this.store.get(this.threadNamespace(threadId), HEAD);
+    return item && { head: item.value as unknown as ThreadHead, revision: item.revision };
+  }
+
+  /** Writes the head only over `revision`; resolves with the new revision, or undefined on a lost race. */
+  writeHead(threadId: string, head: ThreadHead, revision: number): Promise<number | undefined> {
+    return this.store.compareAndPut(this.threadNamespace(threadId), HEAD, head as unknown as JsonValue, { expected: revision });
+  }
+
+  writeRecord(threadId: string, record: StepRecord): Promise<void> {
+    return this.store.put(this.threadNamespace(threadId), recordKey(record.seq), record as unknown as JsonValue);
+  }
+
+  /** Step records with a seq above `afterSeq`, oldest first. */
+  async readRecords(threadId: string, afterSeq = 0): Promise<StepRecord[]> {
+    const records: StepRecord[] = [];
+    const filter: Record<string, FieldCondition> = afterSeq > 0 ? { seq: { $gt: afterSeq } } : { kind: { $exists: true } };
+    for (let offset = 0; ; offset += PAGE) {
+      const page = await this.store.search(this.threadNamespace(threadId), { filter, limit: PAGE, offset });
+      for (const item of page) {
+        if (item.key !== HEAD) {
+          records.push(item.value as unknown as StepRecord);
+        }
+      }
+      if (page.length < PAGE) {
+        return records;
+      }
+    }
+  }
+}
+
+const host = hostname();
+
+export function newLease(owner: string, durationMs: number): Lease {
+  return { owner, pid: process.pid, host, expiresAt: Date.now() + durationMs };
+}
+
+/** True when a lease still protects its thread: not expired, and its process (if on this host) alive. */
+export function leaseHeld(lease: Lease | undefined): boolean {
+  if (!lease || lease.expiresAt <= Date.now()) {
+    return false;
+  }
+  if (lease.host !== host || lease.pid === process.pid) {
+    return true;
+  }
+  try {
+    process.kill(lease.pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else; ESRCH: it is gone.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

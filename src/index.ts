@@ -1,0 +1,66 @@
+// The public surface of weft. Named exports only, grouped by layer. Store drivers with native or
+// network dependencies live on their own subpaths (`weft/stores/sqlite`, `…/postgres`, `…/redis`),
+// the ACP server on `weft/acp`, and test fakes on `weft/testing`.
+
+// Core types: plain data shared by every layer.
+export type { JsonObject, JsonValue } from "./types/json.js";
+export type {
+  AssistantMessage,
+  AssistantPart,
+  AudioPart,
+  FilePart,
+  ImagePart,
+  LinkPart,
+  Message,
+  MessagePart,
+  ReasoningPart,
+  SystemMessage,
+  TextPart,
+  ToolCallPart,
+  ToolMessage,
+  ToolResultPart,
+  UserMessage,
+  UserPart,
+} from "./types/messages.js";
+export type { Principal } from "./types/principal.js";
+export type {
+  CompareAndPutOptions,
+  FieldCondition,
+  ListNamespacesOptions,
+  Namespace,
+  PutOptions,
+  SearchOptions,
+  Store,
+  StoreItem,
+} from "./types/store.js";
+export type { ToolDisplay, ToolLocation } from "./types/tool-display.js";
+
+// Errors that stay local (they never cross a wire as they are).
+export { WeftError } from "./errors/weft-error.js";
+export { InvalidNamespaceError, StoreUnavailableError } from "./errors/store-errors.js";
+
+// The in-process store; the others are on their subpaths.
+export { MemoryStore } from "./stores/memory/memory-store.js";
+
+// The graph runtime.
+export { StateGraph, START, END } from "./graph/state-graph.js";
+export type { ChannelMap, NodeFunction, Router, StateOf, UpdateOf } from "./graph/state-graph.js";
+export { type Channel, listChannel, reducerChannel, valueChannel } from "./graph/channels.js";
+export { createMessageId, messageText, messagesChannel, replaceMessages, userMessage, type MessagesWrite } from "./graph/messages.js";
+export { CompiledGraph, type CompileOptions, type ThreadInfo } from "./graph/compiled-graph.js";
+export type { InterruptRequest, NodeContext } from "./graph/node-context.js";
+export { isToolApproval, type Interrupt, type ToolApprovalAnswer, type ToolApprovalRequest } from "./graph/interrupt.js";
+export type { FinishReason, NodeEvent, PlanEntry, RunEvent, RuntimeEvent, Usage } from "./graph/events.js";
+export type { GraphRun, RunOptions, RunOutcome } from "./graph/run-outcome.js";
+export { GraphDefinitionError, LeaseLostError, NodeFailedError, ThreadBusyError, UnknownInterruptError } from "./graph/graph-errors.js";
+
+// The seam protocol servers use.
+export type { ProtocolEvent, ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRun, ProtocolRunOptions, ProtocolThread } from "./protocols/shared.js";
+
+// Agents: the model/tool loop.
+export { approvalId, createAgent, type AgentChannels, type AgentInput, type AgentOptions, type ApprovalPolicy, type ToolQuestion } from "./agent/create-agent.js";
+export { defineTool, type Tool, type ToolContext, type ToolOutput } from "./agent/tool.js";
+export { ModelCallError } from "./agent/agent-errors.js";
+
+// Models by "provider:model" string.
+export { MODEL_PROVIDERS, ModelSpecError, parseModelSpec, resolveModel, type ModelProvider, type ResolveModelOptions } from "./models/resolve-model.js";
