@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts", "scratch/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Integration tests spawn agents and talk to real servers; two cores are all we have.

@@ -219,6 +219,13 @@ describe("createAgent over an OpenAI-compatible server", () => {
     expect(error?.message).toMatch(/^The model openai-compatible.*\/fake-model failed: its reply broke off part-way/);
   });
 
+  it("retries a retryable server error before any output, once the server recovers", async () => {
+    const { agent, server } = await agentOn([{ status: 503, error: "overloaded" }, { text: "fine now" }]);
+    const outcome = await agent.run(input("hi"), { threadId: "t" }).outcome;
+    expect(outcome.status).toBe("completed");
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("says the key was refused when the server answers 401", async () => {
     const { agent } = await agentOn([{ status: 401, error: "Incorrect API key provided" }]);
     const outcome = await agent.run(input("hi"), { threadId: "t" }).outcome;

@@ -57,7 +57,7 @@ export type RuntimeEvent =
   | { type: "node-end"; node: string; step: number }
   | { type: "interrupt"; interrupt: Interrupt }
   /** The state after a step is durable: a run carried on later starts from here. */
-  | { type: "checkpoint"; step: number; seq: number }
+  | { type: "checkpoint"; step: number; seq: number; status: "running" | "interrupted" | "completed" }
   | { type: "run-end"; status: "completed" | "interrupted" | "cancelled" | "failed" };
 
 export type RunEvent = NodeEvent | RuntimeEvent;

@@ -240,7 +240,7 @@ class Runner<C extends ChannelMap, I> {
     await this.graph.threads.writeRecord(this.threadId, record);
     const loaded = { seq: record.seq, state, last: record };
     this.graph.remember(this.threadId, loaded);
-    this.emit({ type: "checkpoint", step: record.step, seq: record.seq });
+    this.emit({ type: "checkpoint", step: record.step, seq: record.seq, status: record.status });
     return loaded;
   }
 
@@ -422,7 +422,7 @@ class Runner<C extends ChannelMap, I> {
           continue;
         }
         if (!(name in channels)) {
-          throw new WeftError("unknown_channel", `Write to unknown channel "${name}".`);
+          throw new WeftError("unknown_channel", `Graph "${this.graph.name}" has no channel "${name}" to write to.`);
         }
         let list = byChannel.get(name);
         if (!list) {

@@ -1,0 +1,354 @@
+// One open session: runs its prompt turns one at a time, streams each run's events to the editor,
+// asks for permissions, keeps the conversation and the turn in progress in the session store, and
+// maps the run's outcome to a stop reason.
+
+import { type AgentContext, methods, RequestError } from "@agentclientprotocol/sdk";
+
+import { isToolApproval, type ToolApprovalAnswer, type ToolApprovalRequest } from "../../graph/interrupt.js";
+import { createMessageId } from "../../graph/messages.js";
+import type { AssistantMessage, Message } from "../../types/messages.js";
+import type { Logger } from "../../types/logger.js";
+import type { Principal } from "../../types/principal.js";
+import type { ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRun } from "../shared.js";
+import { type AcpContentBlock, promptToMessage } from "./content.js";
+import type { AcpEditorBridge } from "./editor-bridge.js";
+import { requestPermission } from "./permissions.js";
+import { questionText } from "./questions.js";
+import type { AcpSessionInfo, AcpSessionRecord, AcpSessionStore, AcpTurnRecord } from "./session-store.js";
+import { type AcpToolKind, ToolCallIds } from "./tool-calls.js";
+import { Transcript } from "./transcript.js";
+import { type AcpSessionUpdate, eventUpdates, replayUpdates, toolCallUpdate, type UpdateContext } from "./updates.js";
+
+/** Why a prompt's turn ended. */
+export type AcpStopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";
+
+/** What every session of one connection shares. */
+export interface SessionServices {
+  graph: ProtocolGraph;
+  client: AgentContext;
+  store: AcpSessionStore;
+  logger: Logger;
+  principal: Principal | undefined;
+  editor: AcpEditorBridge | undefined;
+  kind: (name: string, args: unknown) => AcpToolKind;
+  input: ((prompt: string, session: AcpSessionInfo, history: Message[], blocks: AcpContentBlock[]) => unknown) | undefined;
+  answer: ((prompt: string, interrupt: ProtocolInterrupt) => unknown) | undefined;
+  contentLimit: number;
+  maxPromptBytes: number;
+}
+
+/** How many notifications may wait in the write queue before a turn waits for them. */
+const WRITE_WINDOW = 256;
+
+export class LiveSession {
+  readonly ids = new ToolCallIds();
+  private transcript = new Transcript();
+  private always: Map<string, boolean>;
+  /** The turn running now, and prompts waiting for it. */
+  private current: AbortController | undefined;
+  private readonly waiting = new Set<AbortController>();
+  private queue: Promise<void> = Promise.resolve();
+  private persisting: Promise<void> = Promise.resolve();
+  private writes = 0;
+  private lastWrite: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly services: SessionServices,
+    public record: AcpSessionRecord,
+  ) {
+    this.always = new Map(record.always);
+  }
+
+  get id(): string {
+    return this.record.info.id;
+  }
+
+  get info(): AcpSessionInfo {
+    return this.record.info;
+  }
+
+  get busy(): boolean {
+    return this.current !== undefined || this.waiting.size > 0;
+  }
+
+  /**
+   * Runs a prompt. Prompts of one session run one after another in the order they arrive; one that
+   * comes while a turn runs waits for it (a `session/cancel` also withdraws prompts already waiting).
+   */
+  async prompt(blocks: AcpContentBlock[], requestSignal: AbortSignal): Promise<AcpStopReason> {
+    const controller = new AbortController();
+    const onRequestCancel = () => controller.abort();
+    requestSignal.addEventListener("abort", onRequestCancel, { once: true });
+    this.waiting.add(controller);
+    const previous = this.queue;
+    let release!: () => void;
+    this.queue = new Promise((resolve) => {
+      release = resolve;
+    });
+    try {
+      await previous;
+      this.waiting.delete(controller);
+      if (controller.signal.aborted) {
+        return "cancelled";
+      }
+      this.current = controller;
+      return await this.runPrompt(blocks, controller.signal);
+    } finally {
+      this.waiting.delete(controller);
+      this.current = undefined;
+      requestSignal.removeEventListener("abort", onRequestCancel);
+      release();
+    }
+  }
+
+  /** Cancels the running turn and the prompts waiting behind it. */
+  cancel(): void {
+    this.current?.abort();
+    for (const waiting of this.waiting) {
+      waiting.abort();
+    }
+  }
+
+  /** Sends the updates that replay the conversation; resolves when they are all written. */
+  async replay(): Promise<void> {
+    for (const update of replayUpdates(this.record.history, this.updateContext())) {
+      await this.send(update);
+    }
+    await this.flushWrites();
+  }
+
+  /** Writes the record (a copy of it as it is now). Writes happen in order; the promise settles with this one. */
+  persist(): Promise<void> {
+    const snapshot: AcpSessionRecord = { ...this.record, history: this.record.history.slice(), always: [...this.always], updatedAt: new Date().toISOString() };
+    this.record.updatedAt = snapshot.updatedAt;
+    const write = this.persisting.then(() => this.services.store.put(snapshot));
+    this.persisting = write.catch((error: unknown) => {
+      this.services.logger.warn("Could not save the session", { sessionId: this.id, error: String(error) });
+    });
+    return write;
+  }
+
+  private async runPrompt(blocks: AcpContentBlock[], signal: AbortSignal): Promise<AcpStopReason> {
+    const size = blocks.reduce((total, block) => total + JSON.stringify(block).length, 0);
+    if (size > this.services.maxPromptBytes) {
+      throw RequestError.invalidParams(
+        { size, limit: this.services.maxPromptBytes },
+        `The prompt is ${megabytes(size)}; this agent accepts prompts up to ${megabytes(this.services.maxPromptBytes)}.`,
+      );
+    }
+    const prompt = promptToMessage(blocks);
+    const history = this.record.history.slice();
+    const pending = this.record.pending ?? [];
+    const turn: AcpTurnRecord = { kind: pending.length > 0 ? "resume" : "invoke", user: prompt.forHistory, blocks, startedAt: new Date().toISOString() };
+    if (pending.length > 0) {
+      const answers: Record<string, unknown> = { ...this.record.answered };
+      for (const interrupt of pending) {
+        answers[interrupt.id] = this.services.answer ? this.services.answer(prompt.text, interrupt) : prompt.text;
+      }
+      turn.answers = answers;
+    }
+    this.record.history.push(prompt.forHistory);
+    this.record.turn = turn;
+    delete this.record.pending;
+    delete this.record.answered;
+    try {
+      await this.persist();
+    } catch (error) {
+      // Nothing ran: take the prompt back so the session is as it was, and say why.
+      this.record.history = history;
+      delete this.record.turn;
+      if (pending.length > 0) {
+        this.record.pending = pending;
+      }
+      throw storeError(error);
+    }
+    const start = (): ProtocolRun =>
+      turn.kind === "resume" && turn.answers
+        ? this.services.graph.resume(turn.answers, this.runOptions(turn, signal))
+        : this.services.graph.run(this.input(prompt.text, prompt.forModel, history, blocks), this.runOptions(turn, signal));
+    return this.drive(start(), turn, history.length, signal);
+  }
+
+  /** The run id of a turn: the same for every run of the turn, so a restart can tell whose run a thread holds. */
+  turnRunId(turn: AcpTurnRecord): string {
+    return `turn:${this.id}:${turn.startedAt}`;
+  }
+
+  runOptions(turn: AcpTurnRecord, signal: AbortSignal): { threadId: string; runId: string; signal: AbortSignal; principal?: Principal } {
+    const options: { threadId: string; runId: string; signal: AbortSignal; principal?: Principal } = { threadId: this.id, runId: this.turnRunId(turn), signal };
+    if (this.services.principal) {
+      options.principal = this.services.principal;
+    }
+    return options;
+  }
+
+  input(text: string, user: Message, history: Message[], blocks: AcpContentBlock[]): unknown {
+    return this.services.input ? this.services.input(text, this.info, history, blocks) : { messages: [...history, user] };
+  }
+
+  /**
+   * Streams runs of a turn until it ends: each approval the graph asks for becomes a permission
+   * request and the run resumes; questions end the turn and wait for the next prompt.
+   */
+  async drive(first: ProtocolRun, turn: AcpTurnRecord, turnStart: number, signal: AbortSignal): Promise<AcpStopReason> {
+    let run = first;
+    let outcome: ProtocolResult;
+    for (;;) {
+      await this.stream(run);
+      outcome = await run.outcome;
+      if (outcome.status !== "interrupted") {
+        break;
+      }
+      const approvals = outcome.interrupts.filter((interrupt) => isToolApproval(interrupt.value));
+      const questions = outcome.interrupts.filter((interrupt) => !isToolApproval(interrupt.value));
+      const answers: Record<string, unknown> = {};
+      for (const interrupt of approvals) {
+        const answer = await this.approve(interrupt, signal);
+        if (answer === "cancelled") {
+          return this.finish(turn, turnStart, { status: "cancelled" });
+        }
+        answers[interrupt.id] = answer;
+      }
+      if (questions.length > 0) {
+        await this.ask(questions);
+        this.record.pending = questions;
+        if (Object.keys(answers).length > 0) {
+          this.record.answered = answers;
+        }
+        return this.finish(turn, turnStart, outcome);
+      }
+      if (signal.aborted) {
+        return this.finish(turn, turnStart, { status: "cancelled" });
+      }
+      run = this.services.graph.resume(answers, this.runOptions(turn, signal));
+    }
+    return this.finish(turn, turnStart, outcome);
+  }
+
+  private async approve(interrupt: ProtocolInterrupt, signal: AbortSignal): Promise<ToolApprovalAnswer | "cancelled"> {
+    const request = interrupt.value as unknown as ToolApprovalRequest;
+    const remembered = this.always.get(request.toolName);
+    if (remembered !== undefined) {
+      return remembered ? { decision: "approve" } : { decision: "reject", reason: `The person chose to always reject ${request.toolName}.` };
+    }
+    const context = this.updateContext();
+    const { sessionUpdate: _announced, ...toolCall } = toolCallUpdate(context, context.ids.of(request.toolCallId), request.toolName, request.input, "pending");
+    const choice = await requestPermission(this.services.client, this.id, toolCall, request.toolName, signal);
+    switch (choice.decision) {
+      case "cancelled":
+        return "cancelled";
+      case "failed":
+        this.services.logger.warn("The permission request failed; the tool call is rejected", { sessionId: this.id, error: choice.error });
+        return { decision: "reject", reason: "The permission request failed." };
+      case "allow":
+      case "reject":
+        if (choice.always) {
+          this.always.set(request.toolName, choice.decision === "allow");
+          void this.persist().catch(() => undefined);
+        }
+        return choice.decision === "allow" ? { decision: "approve" } : { decision: "reject" };
+    }
+  }
+
+  /** Asks questions as the agent's message; the message is kept in the conversation. */
+  private async ask(questions: ProtocolInterrupt[]): Promise<void> {
+    const text = questions.map(questionText).join("\n\n");
+    const message: AssistantMessage = { id: createMessageId("question"), role: "assistant", parts: [{ type: "text", text }], createdAt: new Date().toISOString() };
+    await this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text }, messageId: message.id });
+    this.transcript.observe({ type: "message", message });
+  }
+
+  /** Forwards a run's events as updates and keeps the conversation as each step becomes durable. */
+  private async stream(run: ProtocolRun): Promise<void> {
+    const context = this.updateContext();
+    for await (const event of run) {
+      for (const update of eventUpdates(event, context)) {
+        const written = this.send(update);
+        if (written) {
+          await written;
+        }
+      }
+      this.transcript.observe(event);
+      if (event.type === "checkpoint") {
+        const finished = this.transcript.take(event.status !== "interrupted");
+        if (finished.length > 0) {
+          this.record.history.push(...finished);
+          this.persist().catch(() => undefined);
+        }
+      }
+    }
+  }
+
+  private async finish(turn: AcpTurnRecord, turnStart: number, outcome: ProtocolResult): Promise<AcpStopReason> {
+    this.record.history.push(...this.transcript.take(outcome.status !== "interrupted"));
+    let stopReason: AcpStopReason = "end_turn";
+    if (outcome.status === "cancelled") {
+      stopReason = "cancelled";
+    } else if (outcome.status === "completed") {
+      stopReason = stopReasonOf(outcome.finish);
+      if (stopReason === "refusal") {
+        // ACP: a refused prompt is left out of the conversation from now on.
+        this.record.history.length = turnStart;
+      }
+    }
+    if (this.record.turn === turn) {
+      delete this.record.turn;
+    }
+    await this.flushWrites();
+    try {
+      await this.persist();
+    } catch (error) {
+      throw storeError(error);
+    }
+    if (outcome.status === "failed") {
+      this.services.logger.error("The agent's run failed", { sessionId: this.id, error: outcome.error.message });
+      const code = (outcome.error as { code?: unknown }).code;
+      throw new RequestError(-32603, `The agent failed: ${outcome.error.message}`, typeof code === "string" ? { code } : undefined);
+    }
+    return stopReason;
+  }
+
+  updateContext(): UpdateContext {
+    return { cwd: this.info.cwd, ids: this.ids, kind: this.services.kind, contentLimit: this.services.contentLimit };
+  }
+
+  /**
+   * Queues a notification. Returns a promise only every WRITE_WINDOW notifications, for the caller
+   * to wait on, so the write queue stays bounded without waiting on every chunk.
+   */
+  send(update: AcpSessionUpdate): Promise<void> | undefined {
+    const written = this.services.client.notify(methods.client.session.update, { sessionId: this.id, update: update as never }).catch((error: unknown) => {
+      this.services.logger.debug("A session update could not be written", { sessionId: this.id, error: String(error) });
+    });
+    this.lastWrite = written;
+    this.writes++;
+    return this.writes % WRITE_WINDOW === 0 ? written : undefined;
+  }
+
+  /** Resolves when every notification queued so far has been written. */
+  flushWrites(): Promise<void> {
+    return this.lastWrite;
+  }
+}
+
+function stopReasonOf(finish: string | undefined): AcpStopReason {
+  switch (finish) {
+    case "max_steps":
+      return "max_turn_requests";
+    case "max_tokens":
+      return "max_tokens";
+    case "refusal":
+      return "refusal";
+    default:
+      return "end_turn";
+  }
+}
+
+function storeError(error: unknown): RequestError {
+  const detail = error instanceof Error ? error.message : String(error);
+  return new RequestError(-32603, `The session store is unavailable: ${detail}`, { code: "store_unavailable" });
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

@@ -1,0 +1,139 @@
+// Prompt content: ACP content blocks become the user's message, and a kept message becomes blocks
+// again when a session is replayed. Audio reaches the model for the turn it came with; the
+// conversation keeps only a note of it, not its bytes.
+
+import { createMessageId } from "../../graph/messages.js";
+import type { UserMessage, UserPart } from "../../types/messages.js";
+
+/** One block of a prompt: text, an image, audio, a file the editor embedded, or a link to one. */
+export interface AcpContentBlock {
+  /** `text`, `image`, `audio`, `resource`, `resource_link`, or a kind this agent does not read. */
+  type: string;
+  /** A text block's text. */
+  text?: string;
+  /** An image or audio block's bytes, as base64. */
+  data?: string;
+  /** An image or audio block's media type, such as `image/png` or `audio/wav`. */
+  mimeType?: string;
+  /** A link's URI. */
+  uri?: string;
+  /** A link's name. */
+  name?: string;
+  /** An embedded file. */
+  resource?: { uri: string; text?: string; mimeType?: string; blob?: string };
+  [key: string]: unknown;
+}
+
+export interface PromptMessage {
+  /** What the model gets this turn. */
+  forModel: UserMessage;
+  /** What the conversation keeps (audio as a note). */
+  forHistory: UserMessage;
+  /** The prompt's text: its text blocks, joined. */
+  text: string;
+}
+
+/** Turns a prompt's blocks into the user's message. Blocks of kinds we do not read become a note. */
+export function promptToMessage(blocks: readonly AcpContentBlock[]): PromptMessage {
+  const forModel: UserPart[] = [];
+  const forHistory: UserPart[] = [];
+  const texts: string[] = [];
+  for (const block of blocks) {
+    const part = blockToPart(block);
+    forModel.push(part);
+    if (block.type === "audio") {
+      forHistory.push({ type: "text", text: audioNote(block) });
+    } else {
+      forHistory.push(part);
+    }
+    if (block.type === "text" && typeof block.text === "string") {
+      texts.push(block.text);
+    }
+  }
+  const id = createMessageId("user");
+  const createdAt = new Date().toISOString();
+  return {
+    forModel: { id, role: "user", parts: forModel, createdAt },
+    forHistory: { id, role: "user", parts: forHistory, createdAt },
+    text: texts.join("\n"),
+  };
+}
+
+function blockToPart(block: AcpContentBlock): UserPart {
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: block.text ?? "" };
+    case "image":
+      return { type: "image", data: block.data ?? "", mediaType: block.mimeType ?? "image/png" };
+    case "audio":
+      return { type: "audio", data: block.data ?? "", mediaType: block.mimeType ?? "audio/wav" };
+    case "resource": {
+      const resource = block.resource ?? { uri: "" };
+      const part: UserPart = { type: "file", uri: resource.uri };
+      if (resource.mimeType) {
+        part.mediaType = resource.mimeType;
+      }
+      if (typeof resource.text === "string") {
+        part.text = resource.text;
+      } else if (typeof resource.blob === "string") {
+        part.data = resource.blob;
+      }
+      return part;
+    }
+    case "resource_link": {
+      const part: UserPart = { type: "link", uri: block.uri ?? "", name: block.name ?? block.uri ?? "" };
+      if (typeof block.title === "string") {
+        part.title = block.title;
+      }
+      if (typeof block.mimeType === "string") {
+        part.mediaType = block.mimeType;
+      }
+      return part;
+    }
+    default:
+      return { type: "text", text: `[The editor sent a "${block.type}" block, which this agent does not read.]` };
+  }
+}
+
+function audioNote(block: AcpContentBlock): string {
+  const bytes = Math.floor(((block.data ?? "").length * 3) / 4);
+  return `[Audio clip (${block.mimeType ?? "audio"}, ${formatBytes(bytes)}) was heard in this turn; its recording is not kept.]`;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+/** ACP content for one kept user part, for replay. */
+export function partToBlock(part: UserPart): Record<string, unknown> {
+  switch (part.type) {
+    case "text":
+      return { type: "text", text: part.text };
+    case "image":
+      return { type: "image", data: part.data, mimeType: part.mediaType };
+    case "audio":
+      return { type: "audio", data: part.data, mimeType: part.mediaType };
+    case "file": {
+      const resource: Record<string, unknown> = { uri: part.uri };
+      if (part.mediaType) {
+        resource.mimeType = part.mediaType;
+      }
+      if (part.text !== undefined) {
+        resource.text = part.text;
+      } else {
+        resource.blob = part.data ?? "";
+      }
+      return { type: "resource", resource };
+    }
+    case "link": {
+      const block: Record<string, unknown> = { type: "resource_link", uri: part.uri, name: part.name };
+      if (part.title) {
+        block.title = part.title;
+      }
+      if (part.mediaType) {
+        block.mimeType = part.mediaType;
+      }
+      return block;
+    }
+  }
+}

@@ -1,0 +1,41 @@
+// The seam between serveAcp() and something that uses the editor's connection, such as
+// acpEditor(): what the editor can do, a way to ask it things, and the sessions it opened.
+
+import type { AcpSessionInfo } from "./session-store.js";
+
+/** What the editor said it can do for the agent, in `initialize`. */
+export interface AcpClientCapabilities {
+  /** Reading and writing files through the editor, including ones it has open and unsaved. */
+  fs?: { readTextFile?: boolean; writeTextFile?: boolean };
+  /** Running commands in the editor's terminals. */
+  terminal?: boolean;
+}
+
+/** The connection to the editor, as a bridge sees it. */
+export interface AcpConnection {
+  /** Asks the editor something, such as `fs/read_text_file`, and resolves with its answer or rejects with its error. */
+  request(method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
+  /** What the editor can do, from `initialize`. */
+  capabilities(): AcpClientCapabilities;
+  /** A session's directory and MCP servers. */
+  session(sessionId: string): AcpSessionInfo | undefined;
+  /** Shows the person a message in a session, outside any turn's reply. */
+  notify?(sessionId: string, text: string): Promise<void>;
+}
+
+/** Something that uses the editor's connection, such as `acpEditor()`. `serveAcp()` attaches it when it starts. */
+export interface AcpEditorBridge {
+  /**
+   * The MCP transports it connects beyond stdio, which the agent tells the editor in `initialize` so
+   * the editor offers servers over them too.
+   */
+  readonly mcpCapabilities?: { http?: boolean; sse?: boolean };
+  /** Receives the connection to the editor. */
+  attach(connection: AcpConnection): void;
+  /** Called when the editor closes its end, or the server is closed: the place to stop what it started. */
+  detach?(): void | Promise<void>;
+  /** Called when a session opens (new, load or resume), before its first prompt. */
+  openSession?(session: AcpSessionInfo): void | Promise<void>;
+  /** Called when a session closes or is deleted. */
+  closeSession?(sessionId: string): void | Promise<void>;
+}

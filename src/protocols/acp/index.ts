@@ -1,0 +1,18 @@
+// weft/acp: serve a graph to an editor over the Agent Client Protocol.
+
+export { ACP_PROTOCOL_VERSION, serveAcp, type AcpOptions, type AcpServer } from "./serve-acp.js";
+export type { AcpStopReason } from "./acp-session.js";
+export type { AcpContentBlock } from "./content.js";
+export type { AcpClientCapabilities, AcpConnection, AcpEditorBridge } from "./editor-bridge.js";
+export {
+  MemoryAcpSessionStore,
+  type AcpSessionInfo,
+  type AcpSessionRecord,
+  type AcpSessionStore,
+  type AcpSessionSummary,
+  type AcpTurnRecord,
+} from "./session-store.js";
+export type { AcpStreams } from "./streams.js";
+export { guessToolKind, type AcpToolKind } from "./tool-calls.js";
+export type { AcpSessionUpdate } from "./updates.js";
+export type { ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRunOptions } from "../shared.js";

@@ -1,0 +1,287 @@
+// serveAcp(): serves a graph to an editor over ACP on the official SDK. This file wires protocol
+// methods to sessions; the sessions themselves (turns, permissions, replay) are in acp-session.ts.
+
+import { randomUUID } from "node:crypto";
+import { isAbsolute } from "node:path";
+import { win32 } from "node:path";
+
+import * as acp from "@agentclientprotocol/sdk";
+
+import { silentLogger, type Logger } from "../../types/logger.js";
+import type { Message } from "../../types/messages.js";
+import type { Principal } from "../../types/principal.js";
+import type { ProtocolGraph, ProtocolInterrupt } from "../shared.js";
+import { LiveSession, type SessionServices } from "./acp-session.js";
+import type { AcpContentBlock } from "./content.js";
+import type { AcpClientCapabilities, AcpConnection, AcpEditorBridge } from "./editor-bridge.js";
+import { type AcpSessionInfo, type AcpSessionRecord, type AcpSessionStore, MemoryAcpSessionStore } from "./session-store.js";
+import { toSdkStream, type AcpStreams } from "./streams.js";
+import { type AcpToolKind, DEFAULT_CONTENT_LIMIT, guessToolKind } from "./tool-calls.js";
+
+/** The protocol version this module speaks. */
+export const ACP_PROTOCOL_VERSION = 1;
+
+/** Options for `serveAcp()`. */
+export interface AcpOptions {
+  /** The agent's name and version, as the editor shows them. */
+  agentInfo?: { name: string; version: string; title?: string };
+  /**
+   * The graph input for a prompt. Defaults to `{ messages }`: the session's conversation and the
+   * prompt, which is what an agent from `createAgent()` takes.
+   */
+  input?: (prompt: string, session: AcpSessionInfo, history: Message[], blocks: AcpContentBlock[]) => unknown;
+  /**
+   * The answer the next prompt gives a question that is not a tool approval. Such a question is
+   * asked as the agent's message, and the turn ends. Defaults to the prompt's text.
+   */
+  answer?: (prompt: string, interrupt: ProtocolInterrupt) => unknown;
+  /** What a tool does, for the editor. Defaults to a guess from its name. */
+  kind?: (name: string, args: unknown) => AcpToolKind;
+  /** Who the agent acts for: the person at the editor. */
+  principal?: Principal;
+  /**
+   * Where sessions are kept. Defaults to memory; `storeAcpSessions()` keeps them in a long-term store,
+   * so an editor reopens a session with `session/load` after the agent restarts. A question the last
+   * turn asked is kept too, and so is a turn the agent was in the middle of, which the load carries on.
+   */
+  sessions?: AcpSessionStore;
+  /** Gives the agent what the editor offers: its files, its terminal, and its MCP servers. */
+  editor?: AcpEditorBridge;
+  /** Where to report what happens. Nothing is logged by default; never log to stdout. */
+  logger?: Logger;
+  /** The largest prompt accepted, in bytes of JSON. Default 16 MiB; larger ones get -32602. */
+  maxPromptBytes?: number;
+  /** The most characters of one tool call's output shown to the editor. Default 64 KiB. */
+  contentLimit?: number;
+}
+
+/** A running ACP connection. */
+export interface AcpServer {
+  /** Resolves when the editor closes its end. */
+  closed: Promise<void>;
+  /** Stops every running prompt and closes the connection. */
+  close(): void;
+}
+
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
+const LIST_PAGE = 50;
+
+/**
+ * Serves a graph to an editor over ACP. Run it as the agent's process:
+ *
+ * ```ts
+ * serveAcp(agent, { input: process.stdin, output: process.stdout }, { agentInfo: { name: "reviewer", version: "1.0.0" } });
+ * ```
+ */
+export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: AcpOptions = {}): AcpServer {
+  const store = options.sessions ?? new MemoryAcpSessionStore();
+  const logger = options.logger ?? silentLogger;
+  const sessions = new Map<string, LiveSession>();
+  let clientCapabilities: AcpClientCapabilities = {};
+
+  const app = acp.agent({ name: options.agentInfo?.name ?? graph.name });
+  const live = (sessionId: string): LiveSession => {
+    const session = sessions.get(sessionId);
+    if (!session) {
+      throw acp.RequestError.sessionNotFound(sessionId);
+    }
+    return session;
+  };
+  // Handlers run only once messages arrive, after `services` below is set up.
+  const open = async (record: AcpSessionRecord): Promise<LiveSession> => {
+    const session = new LiveSession(services, record);
+    sessions.set(record.info.id, session);
+    await options.editor?.openSession?.(record.info);
+    return session;
+  };
+  const loadRecord = async (sessionId: string, cwd: string, mcpServers: unknown[]): Promise<AcpSessionRecord> => {
+    checkCwd(cwd);
+    if (sessions.get(sessionId)?.busy) {
+      throw acp.RequestError.invalidRequest({ sessionId }, `Session ${sessionId} has a turn in progress; cancel it first.`);
+    }
+    const record = await readRecord(store, sessionId);
+    record.info = { id: sessionId, cwd, mcpServers };
+    return record;
+  };
+
+  app
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      clientCapabilities = readCapabilities(params.clientCapabilities);
+      const sessionCapabilities: Record<string, object> = { resume: {}, close: {} };
+      if (store.list) {
+        sessionCapabilities.list = {};
+      }
+      if (store.delete) {
+        sessionCapabilities.delete = {};
+      }
+      return {
+        protocolVersion: ACP_PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: true, audio: true, embeddedContext: true },
+          mcpCapabilities: { http: Boolean(options.editor?.mcpCapabilities?.http), sse: Boolean(options.editor?.mcpCapabilities?.sse) },
+          sessionCapabilities,
+        },
+        agentInfo: options.agentInfo ?? { name: graph.name, version: "0.0.0" },
+        authMethods: [],
+      };
+    })
+    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
+      checkCwd(params.cwd);
+      const record: AcpSessionRecord = {
+        info: { id: `sess_${randomUUID().replaceAll("-", "")}`, cwd: params.cwd, mcpServers: params.mcpServers ?? [] },
+        history: [],
+        always: [],
+        updatedAt: new Date().toISOString(),
+      };
+      const session = await open(record);
+      try {
+        await session.persist();
+      } catch (error) {
+        sessions.delete(record.info.id);
+        throw new acp.RequestError(-32603, `The session store is unavailable: ${error instanceof Error ? error.message : String(error)}`, { code: "store_unavailable" });
+      }
+      return { sessionId: record.info.id };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params }) => {
+      const record = await loadRecord(params.sessionId, params.cwd, params.mcpServers ?? []);
+      const session = await open(record);
+      await session.replay();
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
+      const record = await loadRecord(params.sessionId, params.cwd, params.mcpServers ?? []);
+      await open(record);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+      const session = live(params.sessionId);
+      session.cancel();
+      sessions.delete(params.sessionId);
+      await options.editor?.closeSession?.(params.sessionId);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params, signal }) => {
+      const stopReason = await live(params.sessionId).prompt(params.prompt as AcpContentBlock[], signal);
+      return { stopReason };
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.cancel();
+    });
+
+  if (store.list) {
+    const list = store.list.bind(store);
+    app.onRequest(acp.methods.agent.session.list, async ({ params }) => {
+      const offset = readCursor(params.cursor);
+      const query: { cwd?: string; offset: number; limit: number } = { offset, limit: LIST_PAGE + 1 };
+      if (params.cwd) {
+        checkCwd(params.cwd);
+        query.cwd = params.cwd;
+      }
+      const found = await list(query);
+      const page = found.slice(0, LIST_PAGE);
+      const response: { sessions: typeof page; nextCursor?: string } = { sessions: page };
+      if (found.length > LIST_PAGE) {
+        response.nextCursor = String(offset + LIST_PAGE);
+      }
+      return response;
+    });
+  }
+  if (store.delete) {
+    const remove = store.delete.bind(store);
+    app.onRequest(acp.methods.agent.session.delete, async ({ params }) => {
+      sessions.get(params.sessionId)?.cancel();
+      sessions.delete(params.sessionId);
+      await options.editor?.closeSession?.(params.sessionId);
+      await remove(params.sessionId);
+      return {};
+    });
+  }
+
+  const connection = app.connect(toSdkStream(streams, MAX_LINE_BYTES));
+  const services: SessionServices = {
+    graph,
+    client: connection.client,
+    store,
+    logger,
+    principal: options.principal,
+    editor: options.editor,
+    kind: options.kind ?? guessToolKind,
+    input: options.input,
+    answer: options.answer,
+    contentLimit: options.contentLimit ?? DEFAULT_CONTENT_LIMIT,
+    maxPromptBytes: options.maxPromptBytes ?? 16 * 1024 * 1024,
+  };
+  const bridgeConnection: AcpConnection = {
+    request: (method, params, signal) => connection.client.request(method, params, signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined),
+    capabilities: () => clientCapabilities,
+    session: (sessionId) => sessions.get(sessionId)?.info,
+    notify: async (sessionId, text) => {
+      const session = sessions.get(sessionId);
+      if (session) {
+        void session.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+        await session.flushWrites();
+      }
+    },
+  };
+  options.editor?.attach(bridgeConnection);
+
+  const stopAll = () => {
+    for (const session of sessions.values()) {
+      session.cancel();
+    }
+  };
+  const closed = connection.closed.then(async () => {
+    stopAll();
+    try {
+      await options.editor?.detach?.();
+    } catch (error) {
+      logger.warn("The editor bridge failed to detach", { error: String(error) });
+    }
+  });
+  return {
+    closed,
+    close: () => {
+      stopAll();
+      connection.close();
+    },
+  };
+}
+
+async function readRecord(store: AcpSessionStore, sessionId: string): Promise<AcpSessionRecord> {
+  let record: AcpSessionRecord | undefined;
+  try {
+    record = await store.get(sessionId);
+  } catch (error) {
+    throw new acp.RequestError(-32603, `The session store is unavailable: ${error instanceof Error ? error.message : String(error)}`, { code: "store_unavailable" });
+  }
+  if (!record) {
+    throw acp.RequestError.sessionNotFound(sessionId);
+  }
+  return record;
+}
+
+function checkCwd(cwd: string): void {
+  if (!isAbsolute(cwd) && !win32.isAbsolute(cwd)) {
+    throw acp.RequestError.invalidParams({ cwd }, `cwd must be an absolute path, not ${JSON.stringify(cwd)}.`);
+  }
+}
+
+function readCursor(cursor: string | null | undefined): number {
+  if (cursor === undefined || cursor === null) {
+    return 0;
+  }
+  const offset = Number(cursor);
+  if (!Number.isInteger(offset) || offset < 0) {
+    throw acp.RequestError.invalidParams({ cursor }, "Unknown cursor.");
+  }
+  return offset;
+}
+
+function readCapabilities(capabilities: acp.ClientCapabilities | undefined): AcpClientCapabilities {
+  const result: AcpClientCapabilities = {
+    fs: { readTextFile: Boolean(capabilities?.fs?.readTextFile), writeTextFile: Boolean(capabilities?.fs?.writeTextFile) },
+    terminal: Boolean(capabilities?.terminal),
+  };
+  return result;
+}

@@ -1,0 +1,120 @@
+// Where an ACP agent keeps its sessions: the conversation, the questions a turn left open, the
+// "always" answers a person gave, and the turn in progress. MemoryAcpSessionStore keeps them in
+// this process; storeAcpSessions() keeps them in any long-term Store.
+
+import type { Message } from "../../types/messages.js";
+import type { ProtocolInterrupt } from "../shared.js";
+import type { AcpContentBlock } from "./content.js";
+
+/** An editor session, as `input` sees it. */
+export interface AcpSessionInfo {
+  /** Its id, which is also the graph's thread. */
+  id: string;
+  /** The directory the editor opened the session in. */
+  cwd: string;
+  /** The MCP servers the editor offered. */
+  mcpServers: unknown[];
+}
+
+/** A session as a store keeps it. */
+export interface AcpSessionRecord {
+  /** The session. */
+  info: AcpSessionInfo;
+  /** The conversation, tool calls included. Audio is kept as a note of it, not its bytes. */
+  history: Message[];
+  /** The questions the last turn asked, which the next prompt answers. */
+  pending?: ProtocolInterrupt[];
+  /** Approvals already given for the paused run, sent with those answers. */
+  answered?: Record<string, unknown>;
+  /** Tool names a person chose to always allow (true) or always reject (false). */
+  always: Array<[string, boolean]>;
+  /** The turn the agent is in the middle of, so a load after the agent stopped can carry it on. */
+  turn?: AcpTurnRecord;
+  /** ISO-8601 time it was last written. */
+  updatedAt: string;
+}
+
+/** A turn in progress, as a session keeps it. */
+export interface AcpTurnRecord {
+  /** `invoke` for a prompt that started a run, `resume` for one answering the last turn's questions. */
+  kind: "invoke" | "resume";
+  /** The prompt, as the conversation keeps it. */
+  user: Message;
+  /** The prompt's blocks, for an `input` that reads them, when the run must start over. */
+  blocks?: AcpContentBlock[];
+  /** The answers a resume gave, by interrupt id. */
+  answers?: Record<string, unknown>;
+  /** ISO-8601 time it began. */
+  startedAt: string;
+}
+
+/** A session as `session/list` shows it. */
+export interface AcpSessionSummary {
+  sessionId: string;
+  cwd: string;
+  title?: string;
+  updatedAt: string;
+}
+
+/**
+ * Where an ACP agent keeps its sessions. `get` and `put` are required; a store that can also list,
+ * delete or lease sessions says so by having those methods, and `serveAcp` advertises and serves
+ * the matching ACP methods.
+ */
+export interface AcpSessionStore {
+  /** A session's record. */
+  get(sessionId: string): Promise<AcpSessionRecord | undefined> | AcpSessionRecord | undefined;
+  /** Writes a session's record. */
+  put(record: AcpSessionRecord): Promise<void> | void;
+  /** Sessions, most recently updated first, optionally only those in `cwd`. */
+  list?(options: { cwd?: string; offset: number; limit: number }): Promise<AcpSessionSummary[]> | AcpSessionSummary[];
+  /** Removes a session; removing one that does not exist is not an error. */
+  delete?(sessionId: string): Promise<void> | void;
+}
+
+/** Sessions in this process: the default. */
+export class MemoryAcpSessionStore implements AcpSessionStore {
+  private readonly records = new Map<string, AcpSessionRecord>();
+
+  /** A session's record, as a copy. */
+  get(sessionId: string): AcpSessionRecord | undefined {
+    const record = this.records.get(sessionId);
+    return record && structuredClone(record);
+  }
+
+  /** Writes a session's record. */
+  put(record: AcpSessionRecord): void {
+    this.records.set(record.info.id, structuredClone(record));
+  }
+
+  list(options: { cwd?: string; offset: number; limit: number }): AcpSessionSummary[] {
+    return [...this.records.values()]
+      .filter((record) => options.cwd === undefined || record.info.cwd === options.cwd)
+      .sort((left, right) => right.updatedAt.localeCompare(left.updatedAt))
+      .slice(options.offset, options.offset + options.limit)
+      .map(summarize);
+  }
+
+  delete(sessionId: string): void {
+    this.records.delete(sessionId);
+  }
+}
+
+/** The list entry for a record: its title is the start of its first prompt. */
+export function summarize(record: AcpSessionRecord): AcpSessionSummary {
+  const summary: AcpSessionSummary = { sessionId: record.info.id, cwd: record.info.cwd, updatedAt: record.updatedAt };
+  const title = sessionTitle(record.history);
+  if (title) {
+    summary.title = title;
+  }
+  return summary;
+}
+
+export function sessionTitle(history: readonly Message[]): string | undefined {
+  const first = history.find((message) => message.role === "user");
+  const text = first?.parts.map((part) => (part.type === "text" ? part.text : "")).join(" ").replace(/\s+/g, " ").trim();
+  if (!text) {
+    return undefined;
+  }
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}

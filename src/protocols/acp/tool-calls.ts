@@ -1,0 +1,149 @@
+// How a tool call looks in the editor: its kind (guessed from the tool's name unless the
+// integrator says), a title, the files it touches, and its content. Also keeps tool call ids unique
+// within a session, since some models reuse ids like `call_1` turn after turn.
+
+import { isAbsolute, resolve } from "node:path";
+
+import type { ToolDisplay, ToolLocation } from "../../types/tool-display.js";
+
+/** What a tool call does, so the editor can show it: ACP's tool kinds. */
+export type AcpToolKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
+
+const KIND_WORDS: Array<[AcpToolKind, readonly string[]]> = [
+  ["delete", ["delete", "remove", "rm", "unlink", "erase"]],
+  ["move", ["move", "rename", "mv"]],
+  ["edit", ["write", "edit", "patch", "replace", "create", "update", "apply", "insert", "modify", "save", "append"]],
+  ["execute", ["run", "exec", "execute", "shell", "bash", "command", "terminal", "sh", "cmd", "spawn"]],
+  ["search", ["search", "grep", "find", "glob", "list", "ls", "query", "lookup"]],
+  ["fetch", ["fetch", "http", "web", "download", "curl", "browse", "url", "request"]],
+  ["read", ["read", "view", "cat", "get", "open", "show", "load"]],
+  ["think", ["think", "plan", "reason", "todo", "todos", "reflect"]],
+];
+
+/** A kind from the words of a tool's name (`read_file` → read, `runCommand` → execute). */
+export function guessToolKind(name: string): AcpToolKind {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  for (const [kind, keys] of KIND_WORDS) {
+    if (words.some((word) => keys.includes(word))) {
+      return kind;
+    }
+  }
+  return "other";
+}
+
+const PATH_KEYS = ["path", "file", "filePath", "file_path", "filename", "target", "source", "destination", "dir", "directory"];
+const TITLE_KEYS = [...PATH_KEYS, "command", "cmd", "query", "pattern", "url", "name"];
+
+/** "read_file src/app.ts": the tool's name and its most telling argument. */
+export function toolTitle(name: string, input: unknown): string {
+  if (input && typeof input === "object") {
+    for (const key of TITLE_KEYS) {
+      const value = (input as Record<string, unknown>)[key];
+      if (typeof value === "string" && value.length > 0) {
+        const shown = value.length > 80 ? `${value.slice(0, 77)}…` : value;
+        return `${name} ${shown}`;
+      }
+      if (Array.isArray(value) && typeof value[0] === "string") {
+        return `${name} ${value.join(" ").slice(0, 80)}`;
+      }
+    }
+  }
+  return name;
+}
+
+/** Absolute paths named by path-like arguments, for the editor to follow along. */
+export function toolLocations(input: unknown, cwd: string): ToolLocation[] {
+  if (!input || typeof input !== "object") {
+    return [];
+  }
+  const record = input as Record<string, unknown>;
+  const line = [record.line, record.startLine, record.start_line, record.offset].find((value) => typeof value === "number" && Number.isInteger(value) && value > 0) as number | undefined;
+  const locations: ToolLocation[] = [];
+  for (const key of PATH_KEYS) {
+    const value = record[key];
+    const paths = typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+    for (const path of paths) {
+      if (path.length === 0 || /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
+        continue;
+      }
+      const location: ToolLocation = { path: isAbsolute(path) ? path : resolve(cwd, path) };
+      if (line !== undefined) {
+        location.line = line;
+      }
+      locations.push(location);
+    }
+  }
+  return locations;
+}
+
+/** The most characters of output one tool call sends the editor. */
+export const DEFAULT_CONTENT_LIMIT = 64 * 1024;
+
+/** Text cut to a limit, keeping its head and tail with a note of what was left out. */
+export function boundText(text: string, limit: number): string {
+  if (text.length <= limit) {
+    return text;
+  }
+  const half = Math.floor((limit - 80) / 2);
+  const cut = text.length - half * 2;
+  return `${text.slice(0, half)}\n… [${cut} characters not shown] …\n${text.slice(text.length - half)}`;
+}
+
+/** ACP tool call content for what a tool showed, or else for its output as text. */
+export function toolContent(display: readonly ToolDisplay[] | undefined, output: unknown, limit: number): Record<string, unknown>[] {
+  if (display && display.length > 0) {
+    return display.map((item) => {
+      switch (item.type) {
+        case "text":
+          return { type: "content", content: { type: "text", text: boundText(item.text, limit) } };
+        case "diff":
+          return { type: "diff", path: item.path, oldText: item.oldText, newText: item.newText };
+        case "terminal":
+          return { type: "terminal", terminalId: item.terminalId };
+      }
+    });
+  }
+  const text = outputText(output);
+  return text === "" ? [] : [{ type: "content", content: { type: "text", text: boundText(text, limit) } }];
+}
+
+export function outputText(output: unknown): string {
+  if (output === undefined || output === null) {
+    return "";
+  }
+  return typeof output === "string" ? output : JSON.stringify(output, null, 2);
+}
+
+/**
+ * Maps a graph's tool call ids to ids unique within a session. The first call with an id keeps
+ * it; a later call that reuses it gets `id~2`, `id~3`, … Events about a call (start, end,
+ * approval) use the id given to its most recent appearance.
+ */
+export class ToolCallIds {
+  private readonly used = new Set<string>();
+  private readonly latest = new Map<string, string>();
+
+  /** A new call with this graph id appeared. */
+  allocate(graphId: string): string {
+    let id = graphId;
+    for (let suffix = 2; this.used.has(id); suffix++) {
+      id = `${graphId}~${suffix}`;
+    }
+    this.used.add(id);
+    this.latest.set(graphId, id);
+    return id;
+  }
+
+  /** The session id for a call already seen (or a fresh one if it was never announced). */
+  of(graphId: string): string {
+    return this.latest.get(graphId) ?? this.allocate(graphId);
+  }
+
+  has(graphId: string): boolean {
+    return this.latest.has(graphId);
+  }
+}

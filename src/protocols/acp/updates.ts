@@ -1,0 +1,165 @@
+// Maps a run's events to ACP `session/update`s as they happen, and a kept conversation to the
+// updates that replay it on `session/load`. Live and replayed tool calls use the same ids, kinds,
+// titles and content, so a reloaded session looks as it did.
+
+import type { RunEvent } from "../../graph/events.js";
+import type { Message, ToolCallPart, ToolResultPart } from "../../types/messages.js";
+import { partToBlock } from "./content.js";
+import { type AcpToolKind, toolContent, type ToolCallIds, toolLocations, toolTitle } from "./tool-calls.js";
+
+/** What the agent tells the editor during a turn: ACP's `session/update`. */
+export type AcpSessionUpdate = { sessionUpdate: string } & Record<string, unknown>;
+
+export interface UpdateContext {
+  cwd: string;
+  ids: ToolCallIds;
+  kind: (name: string, args: unknown) => AcpToolKind;
+  contentLimit: number;
+}
+
+/** Announces a tool call: what the editor needs to show it before it runs. */
+export function toolCallUpdate(context: UpdateContext, id: string, toolName: string, input: unknown, status: string): AcpSessionUpdate {
+  const update: AcpSessionUpdate = {
+    sessionUpdate: "tool_call",
+    toolCallId: id,
+    title: toolTitle(toolName, input),
+    kind: context.kind(toolName, input),
+    status,
+    rawInput: input ?? null,
+  };
+  const locations = toolLocations(input, context.cwd);
+  if (locations.length > 0) {
+    update.locations = locations;
+  }
+  return update;
+}
+
+/** The updates one event makes (often none). */
+export function eventUpdates(event: RunEvent, context: UpdateContext): AcpSessionUpdate[] {
+  switch (event.type) {
+    case "text-delta":
+      return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.delta }, messageId: event.messageId }];
+    case "reasoning-delta":
+      return [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.delta }, messageId: event.messageId }];
+    case "tool-call-end": {
+      const id = context.ids.allocate(event.toolCallId);
+      return [toolCallUpdate(context, id, event.toolName, event.input, "pending")];
+    }
+    case "tool-start": {
+      if (!context.ids.has(event.toolCallId)) {
+        const update = toolCallUpdate(context, context.ids.allocate(event.toolCallId), event.toolName, event.input, "in_progress");
+        if (event.title) {
+          update.title = event.title;
+        }
+        return [update];
+      }
+      const update: AcpSessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: context.ids.of(event.toolCallId), status: "in_progress" };
+      if (event.title) {
+        update.title = event.title;
+      }
+      if (event.locations?.length) {
+        update.locations = event.locations;
+      }
+      return [update];
+    }
+    case "tool-update": {
+      const update: AcpSessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: context.ids.of(event.toolCallId) };
+      if (event.display) {
+        update.content = toolContent(event.display, undefined, context.contentLimit);
+      }
+      if (event.locations) {
+        update.locations = event.locations;
+      }
+      if (event.title) {
+        update.title = event.title;
+      }
+      return [update];
+    }
+    case "tool-end": {
+      const updates: AcpSessionUpdate[] = [];
+      if (!context.ids.has(event.toolCallId)) {
+        updates.push(toolCallUpdate(context, context.ids.allocate(event.toolCallId), event.toolName, undefined, "in_progress"));
+      }
+      const update: AcpSessionUpdate = {
+        sessionUpdate: "tool_call_update",
+        toolCallId: context.ids.of(event.toolCallId),
+        status: event.status === "success" ? "completed" : "failed",
+        content: toolContent(event.display, event.output, context.contentLimit),
+        rawOutput: event.output ?? null,
+      };
+      if (event.locations?.length) {
+        update.locations = event.locations;
+      }
+      updates.push(update);
+      return updates;
+    }
+    case "plan":
+      return [{ sessionUpdate: "plan", entries: event.entries.map((entry) => ({ content: entry.content, priority: entry.priority, status: entry.status })) }];
+    default:
+      return [];
+  }
+}
+
+/** The updates that replay a kept conversation, each tool call once with its final status. */
+export function replayUpdates(history: readonly Message[], context: UpdateContext): AcpSessionUpdate[] {
+  const results = new Map<string, ToolResultPart>();
+  const called = new Set<string>();
+  for (const message of history) {
+    if (message.role === "tool") {
+      for (const part of message.parts) {
+        results.set(part.toolCallId, part);
+      }
+    } else if (message.role === "assistant") {
+      for (const part of message.parts) {
+        if (part.type === "tool-call") {
+          called.add(part.toolCallId);
+        }
+      }
+    }
+  }
+  const updates: AcpSessionUpdate[] = [];
+  for (const message of history) {
+    switch (message.role) {
+      case "user":
+        for (const part of message.parts) {
+          updates.push({ sessionUpdate: "user_message_chunk", content: partToBlock(part), messageId: message.id });
+        }
+        break;
+      case "assistant":
+        for (const part of message.parts) {
+          if (part.type === "text") {
+            updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: part.text }, messageId: message.id });
+          } else if (part.type === "reasoning") {
+            updates.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: part.text }, messageId: message.id });
+          } else {
+            updates.push(replayedCall(context, part, results.get(part.toolCallId)));
+          }
+        }
+        break;
+      case "tool":
+        for (const part of message.parts) {
+          if (!called.has(part.toolCallId)) {
+            updates.push(replayedCall(context, { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: null }, part));
+          }
+        }
+        break;
+      case "system":
+        break;
+    }
+  }
+  return updates;
+}
+
+function replayedCall(context: UpdateContext, call: ToolCallPart, result: ToolResultPart | undefined): AcpSessionUpdate {
+  const update = toolCallUpdate(context, context.ids.allocate(call.toolCallId), call.toolName, call.input, result && !result.isError ? "completed" : "failed");
+  if (result) {
+    update.content = toolContent(result.display, result.output, context.contentLimit);
+    update.rawOutput = result.output ?? null;
+    if (result.locations?.length) {
+      update.locations = result.locations;
+    }
+  } else {
+    update.content = [{ type: "content", content: { type: "text", text: "This tool call did not finish." } }];
+  }
+  return update;
+}

@@ -1,0 +1,161 @@
+// Checks every message an agent writes against the JSON schema the ACP SDK ships, by method: a
+// request's params, a notification's params, and a response's result against the response type of
+// the request it answers. Also checks the order rules the schema cannot express.
+
+import { createRequire } from "node:module";
+
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+
+const require = createRequire(import.meta.url);
+const schema = require("@agentclientprotocol/sdk/schema/v1/schema.json") as { $defs: Record<string, unknown> };
+
+const REQUEST_PARAMS: Record<string, string> = {
+  "session/request_permission": "RequestPermissionRequest",
+  "fs/read_text_file": "ReadTextFileRequest",
+  "fs/write_text_file": "WriteTextFileRequest",
+  "terminal/create": "CreateTerminalRequest",
+  "terminal/output": "TerminalOutputRequest",
+  "terminal/release": "ReleaseTerminalRequest",
+  "terminal/wait_for_exit": "WaitForTerminalExitRequest",
+  "terminal/kill": "KillTerminalRequest",
+};
+const NOTIFICATION_PARAMS: Record<string, string> = {
+  "session/update": "SessionNotification",
+  "$/cancel_request": "CancelRequestNotification",
+};
+const RESPONSE_RESULTS: Record<string, string> = {
+  initialize: "InitializeResponse",
+  "session/new": "NewSessionResponse",
+  "session/load": "LoadSessionResponse",
+  "session/list": "ListSessionsResponse",
+  "session/delete": "DeleteSessionResponse",
+  "session/resume": "ResumeSessionResponse",
+  "session/close": "CloseSessionResponse",
+  "session/prompt": "PromptResponse",
+};
+
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+ajv.addSchema({ ...schema, $id: "acp" });
+const validators = new Map<string, ValidateFunction>();
+function validator(definition: string): ValidateFunction {
+  let validate = validators.get(definition);
+  if (!validate) {
+    validate = ajv.compile({ $ref: `acp#/$defs/${definition}` });
+    validators.set(definition, validate);
+  }
+  return validate;
+}
+const root = ajv.getSchema("acp") as ValidateFunction;
+
+export interface WireProblem {
+  line: string;
+  problem: string;
+}
+
+type Json = Record<string, unknown>;
+
+/** Watches both directions of one connection. */
+export class WireChecker {
+  readonly problems: WireProblem[] = [];
+  /** Every message the agent wrote, parsed. */
+  readonly fromAgent: Json[] = [];
+  /** Methods of the client's requests, by id. */
+  private readonly clientRequests = new Map<string, string>();
+  /** Per session: the tool call ids announced since the session was opened or loaded. */
+  private readonly toolCalls = new Map<string, Set<string>>();
+  /** Per session: client requests the agent has not answered yet. */
+  private readonly inflight = new Map<string, number>();
+  /** The session each client request was for, by id. */
+  private readonly requestSessions = new Map<string, string>();
+
+  /** A line the client wrote. */
+  fromClientLine(line: string): void {
+    let message: Json;
+    try {
+      message = JSON.parse(line) as Json;
+    } catch {
+      return;
+    }
+    if (typeof message.method === "string" && "id" in message) {
+      this.clientRequests.set(JSON.stringify(message.id), message.method);
+      const sessionId = (message.params as Json | undefined)?.sessionId;
+      if (typeof sessionId === "string") {
+        this.requestSessions.set(JSON.stringify(message.id), sessionId);
+        this.inflight.set(sessionId, (this.inflight.get(sessionId) ?? 0) + 1);
+        if (message.method === "session/load") {
+          this.toolCalls.set(sessionId, new Set());
+        }
+      }
+    }
+  }
+
+  /** A line the agent wrote. */
+  fromAgentLine(line: string): void {
+    let message: Json;
+    try {
+      message = JSON.parse(line) as Json;
+    } catch {
+      this.problems.push({ line, problem: "not JSON" });
+      return;
+    }
+    this.fromAgent.push(message);
+    if (!root(message)) {
+      this.problems.push({ line, problem: `not an ACP message: ${ajv.errorsText(root.errors)}` });
+    }
+    if (message.jsonrpc !== "2.0") {
+      this.problems.push({ line, problem: 'missing "jsonrpc": "2.0"' });
+    }
+    const method = message.method;
+    if (typeof method === "string") {
+      const definition = "id" in message ? REQUEST_PARAMS[method] : NOTIFICATION_PARAMS[method];
+      if (!definition) {
+        this.problems.push({ line, problem: `the agent sent unknown method ${method}` });
+        return;
+      }
+      this.check(line, definition, message.params);
+      if (method === "session/update") {
+        this.checkUpdate(line, message.params as Json);
+      }
+      return;
+    }
+    const requested = this.clientRequests.get(JSON.stringify(message.id));
+    if ("error" in message) {
+      this.check(line, "Error", message.error);
+    } else if (requested) {
+      const definition = RESPONSE_RESULTS[requested];
+      if (definition) {
+        this.check(line, definition, message.result);
+      }
+    }
+    const sessionId = this.requestSessions.get(JSON.stringify(message.id));
+    if (sessionId) {
+      this.requestSessions.delete(JSON.stringify(message.id));
+      this.inflight.set(sessionId, (this.inflight.get(sessionId) ?? 1) - 1);
+    }
+  }
+
+  private check(line: string, definition: string, value: unknown): void {
+    const validate = validator(definition);
+    if (!validate(value)) {
+      this.problems.push({ line, problem: `${definition}: ${ajv.errorsText(validate.errors)}` });
+    }
+  }
+
+  private checkUpdate(line: string, params: Json): void {
+    const sessionId = params.sessionId as string;
+    if ((this.inflight.get(sessionId) ?? 0) <= 0) {
+      this.problems.push({ line, problem: "a session/update arrived while no request for its session was in flight" });
+    }
+    const update = params.update as Json;
+    const seen = this.toolCalls.get(sessionId) ?? new Set<string>();
+    this.toolCalls.set(sessionId, seen);
+    if (update.sessionUpdate === "tool_call") {
+      if (seen.has(update.toolCallId as string)) {
+        this.problems.push({ line, problem: `tool call id ${String(update.toolCallId)} announced twice in one session` });
+      }
+      seen.add(update.toolCallId as string);
+    } else if (update.sessionUpdate === "tool_call_update" && !seen.has(update.toolCallId as string)) {
+      this.problems.push({ line, problem: `tool_call_update for ${String(update.toolCallId)} before its tool_call` });
+    }
+  }
+}
