@@ -12,21 +12,19 @@ import type {
 } from "@ai-sdk/provider";
 
 import type { JSONValue } from "@ai-sdk/provider";
-import type { AssistantMessage, Message, ToolResultPart, UserPart } from "../types/messages.js";
+import type { AssistantMessage, Message, ToolCallPart, ToolResultPart, UserPart } from "../types/messages.js";
 
 export function toModelPrompt(instructions: string | undefined, messages: readonly Message[]): LanguageModelV3Prompt {
   const prompt: LanguageModelV3Prompt = [];
   if (instructions) {
     prompt.push({ role: "system", content: instructions });
   }
-  const answered = new Set<string>();
-  for (const message of messages) {
-    if (message.role === "tool") {
-      for (const part of message.parts) {
-        answered.add(part.toolCallId);
-      }
-    }
-  }
+  // Built only if some call is not answered by the message right after it (rare).
+  let answered: Set<string> | undefined;
+  const answeredAnywhere = (toolCallId: string) => {
+    answered ??= new Set(messages.flatMap((message) => (message.role === "tool" ? message.parts.map((part) => part.toolCallId) : [])));
+    return answered.has(toolCallId);
+  };
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index] as Message;
     switch (message.role) {
@@ -34,34 +32,48 @@ export function toModelPrompt(instructions: string | undefined, messages: readon
         prompt.push({ role: "system", content: message.parts.map((part) => part.text).join("\n") });
         break;
       case "user":
-        prompt.push({ role: "user", content: message.parts.map(userPart) });
+        prompt.push(converted(message, () => ({ role: "user", content: message.parts.map(userPart) })));
         break;
       case "assistant": {
-        prompt.push(assistantMessage(message));
-        const unanswered = message.parts.filter((part) => part.type === "tool-call" && !answered.has(part.toolCallId));
+        prompt.push(converted(message, () => assistantMessage(message)));
         const next = messages[index + 1];
-        if (unanswered.length > 0 && next?.role !== "tool") {
-          prompt.push({ role: "tool", content: unanswered.map((part) => notRun(part.type === "tool-call" ? part : undefined)) });
+        if (next?.role === "tool") {
+          break;
+        }
+        const unanswered = message.parts.filter((part): part is ToolCallPart => part.type === "tool-call" && !answeredAnywhere(part.toolCallId));
+        if (unanswered.length > 0) {
+          prompt.push({ role: "tool", content: unanswered.map(notRun) });
         }
         break;
       }
       case "tool": {
+        const results = converted(message, () => ({ role: "tool", content: message.parts.map(toolResult) }));
         const previous = messages[index - 1];
-        const content = message.parts.map(toolResult);
-        if (previous?.role === "assistant") {
-          const present = new Set(message.parts.map((part) => part.toolCallId));
-          for (const part of previous.parts) {
-            if (part.type === "tool-call" && !present.has(part.toolCallId) && !answered.has(part.toolCallId)) {
-              content.push(notRun(part));
-            }
-          }
-        }
-        prompt.push({ role: "tool", content });
+        const missing =
+          previous?.role === "assistant"
+            ? previous.parts.filter((part): part is ToolCallPart => part.type === "tool-call" && !message.parts.some((result) => result.toolCallId === part.toolCallId) && !answeredAnywhere(part.toolCallId))
+            : [];
+        prompt.push(missing.length === 0 ? results : { role: "tool", content: [...(results.content as LanguageModelV3ToolResultPart[]), ...missing.map(notRun)] });
         break;
       }
     }
   }
   return prompt;
+}
+
+/**
+ * Messages never change once made, so each is converted once and the result reused by every later
+ * model call of the conversation (providers do not change the prompt they are given).
+ */
+const conversions = new WeakMap<Message, LanguageModelV3Message>();
+
+function converted<M extends LanguageModelV3Message>(message: Message, convert: () => M): M {
+  let result = conversions.get(message) as M | undefined;
+  if (!result) {
+    result = convert();
+    conversions.set(message, result);
+  }
+  return result;
 }
 
 function userPart(part: UserPart): LanguageModelV3TextPart | LanguageModelV3FilePart {
@@ -121,11 +133,11 @@ function resultOutput(part: ToolResultPart): LanguageModelV3ToolResultOutput {
   return part.isError ? { type: "error-json", value } : { type: "json", value };
 }
 
-function notRun(part: { toolCallId: string; toolName: string } | undefined): LanguageModelV3ToolResultPart {
+function notRun(part: ToolCallPart): LanguageModelV3ToolResultPart {
   return {
     type: "tool-result",
-    toolCallId: part?.toolCallId ?? "",
-    toolName: part?.toolName ?? "",
+    toolCallId: part.toolCallId,
+    toolName: part.toolName,
     output: { type: "error-text", value: "This tool call was not run: the conversation moved on before it finished." },
   };
 }

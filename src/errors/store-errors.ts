@@ -17,9 +17,9 @@ export class InvalidNamespaceError extends WeftError {
 export class StoreUnavailableError extends WeftError {
   constructor(
     readonly driver: string,
-    options: { cause: unknown },
+    options: { cause: unknown; detail?: string },
   ) {
-    super("store_unavailable", `The ${driver} store is unavailable: ${describeCause(options.cause)}`, options);
+    super("store_unavailable", `The ${driver} store is unavailable: ${options.detail ?? describeCause(options.cause)}`, { cause: options.cause });
     this.name = "StoreUnavailableError";
   }
 }

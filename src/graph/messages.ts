@@ -47,22 +47,37 @@ export function messagesChannel(): Channel<Message[], MessagesWrite> {
   };
 }
 
+/**
+ * Where each id sits, shared by a list and the lists appended from it (entries are checked against
+ * the list before use, so a stale one is harmless). Appending to a long conversation stays cheap.
+ */
+const positionsOf = new WeakMap<readonly Message[], Map<string, number>>();
+
+function positions(list: readonly Message[]): Map<string, number> {
+  let known = positionsOf.get(list);
+  if (!known) {
+    known = new Map(list.map((message, index) => [message.id, index]));
+    positionsOf.set(list, known);
+  }
+  return known;
+}
+
 function mergeById(current: Message[], incoming: Message[]): Message[] {
   if (incoming.length === 0) {
     return current;
   }
+  const known = positions(current);
   const next = current.slice();
-  let positions: Map<string, number> | undefined;
   for (const message of incoming) {
-    positions ??= new Map(next.map((existing, index) => [existing.id, index]));
-    const position = positions.get(message.id);
-    if (position === undefined) {
-      positions.set(message.id, next.length);
-      next.push(message);
-    } else {
+    const position = known.get(message.id);
+    if (position !== undefined && next[position]?.id === message.id) {
       next[position] = message;
+    } else {
+      known.set(message.id, next.length);
+      next.push(message);
     }
   }
+  positionsOf.set(next, known);
   return next;
 }
 

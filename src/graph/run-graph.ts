@@ -12,6 +12,7 @@ import type { Interrupt } from "./interrupt.js";
 import { type InterruptRequest, type NodeContext, PauseSignal } from "./node-context.js";
 import type { RunOptions, RunOutcome } from "./run-outcome.js";
 import { type ChannelMap, END, START, type StateOf } from "./graph-definition.js";
+import { dropOwner, holdOwner } from "../stores/lease.js";
 import { leaseHeld, newLease, type StepRecord, type ThreadHead, type ThreadStatus } from "./thread-store.js";
 
 export type RunMode<I> = { kind: "run"; input: I } | { kind: "resume"; answers: Record<string, unknown> } | { kind: "continue" };
@@ -77,6 +78,9 @@ class Runner<C extends ChannelMap, I> {
       this.options.signal?.removeEventListener("abort", onAbort);
       clearInterval(this.heartbeat);
       graph.active.delete(threadId);
+      if (this.claimed || this.head) {
+        dropOwner(this.options.runId);
+      }
     }
   }
 
@@ -130,7 +134,7 @@ class Runner<C extends ChannelMap, I> {
 
   /** Outcomes decided before the thread is claimed: busy, bad answers, nothing to do. */
   private async refuse(head: ThreadHead | undefined): Promise<RunOutcome<StateOf<C>> | undefined> {
-    if (head?.status === "running" && leaseHeld(head.lease) && head.lease?.owner !== this.options.runId) {
+    if (head?.status === "running" && leaseHeld(head.lease)) {
       return this.end({ status: "failed", error: new ThreadBusyError(this.threadId) });
     }
     if (this.mode.kind === "resume") {
@@ -181,6 +185,7 @@ class Runner<C extends ChannelMap, I> {
         this.head = head;
         this.headRevision = revision;
         this.claimed = true;
+        holdOwner(this.options.runId);
         this.startHeartbeat();
         return true;
       }

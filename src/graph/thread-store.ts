@@ -2,22 +2,15 @@
 // lease, pending interrupts) and one record per step (what the step changed, what runs next).
 // Everything of one thread shares a namespace, so drivers that shard by namespace keep it together.
 
-import { hostname } from "node:os";
-
 import type { JsonValue } from "../types/json.js";
+import type { Lease } from "../stores/lease.js";
 import type { FieldCondition, Namespace, Store } from "../types/store.js";
 import type { ChannelChange } from "./channels.js";
 import type { Interrupt } from "./interrupt.js";
 
 export type ThreadStatus = "running" | "interrupted" | "completed" | "cancelled" | "failed";
 
-/** Who is running a thread, until when. */
-export interface Lease {
-  owner: string;
-  pid: number;
-  host: string;
-  expiresAt: number;
-}
+export { leaseHeld, newLease, type Lease } from "../stores/lease.js";
 
 export interface ThreadHead {
   v: 1;
@@ -102,28 +95,5 @@ export class ThreadStore {
         return records;
       }
     }
-  }
-}
-
-const host = hostname();
-
-export function newLease(owner: string, durationMs: number): Lease {
-  return { owner, pid: process.pid, host, expiresAt: Date.now() + durationMs };
-}
-
-/** True when a lease still protects its thread: not expired, and its process (if on this host) alive. */
-export function leaseHeld(lease: Lease | undefined): boolean {
-  if (!lease || lease.expiresAt <= Date.now()) {
-    return false;
-  }
-  if (lease.host !== host || lease.pid === process.pid) {
-    return true;
-  }
-  try {
-    process.kill(lease.pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else; ESRCH: it is gone.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }

@@ -13,12 +13,15 @@ export interface StoreContractOptions {
   create: () => Promise<Store>;
   /** Removes what `create` made. Defaults to `store.close()`. */
   destroy?: (store: Store) => Promise<void>;
+  /** Why the suite cannot run here (for example a server that is not configured); it is then skipped with that reason. */
+  skip?: string;
 }
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 export function describeStoreContract(options: StoreContractOptions): void {
-  describe(`Store contract: ${options.name}`, () => {
+  const title = options.skip ? `Store contract: ${options.name} (skipped: ${options.skip})` : `Store contract: ${options.name}`;
+  describe.skipIf(options.skip !== undefined)(title, () => {
     const opened: Store[] = [];
     async function open(): Promise<Store> {
       const store = await options.create();

@@ -5,7 +5,7 @@
 import { type AgentContext, methods, RequestError } from "@agentclientprotocol/sdk";
 
 import { isToolApproval, type ToolApprovalAnswer, type ToolApprovalRequest } from "../../graph/interrupt.js";
-import { createMessageId } from "../../graph/messages.js";
+import { createMessageId, messageText } from "../../graph/messages.js";
 import type { AssistantMessage, Message } from "../../types/messages.js";
 import type { Logger } from "../../types/logger.js";
 import type { Principal } from "../../types/principal.js";
@@ -14,7 +14,7 @@ import { type AcpContentBlock, promptToMessage } from "./content.js";
 import type { AcpEditorBridge } from "./editor-bridge.js";
 import { requestPermission } from "./permissions.js";
 import { questionText } from "./questions.js";
-import type { AcpSessionInfo, AcpSessionRecord, AcpSessionStore, AcpTurnRecord } from "./session-store.js";
+import type { AcpSessionClaim, AcpSessionInfo, AcpSessionRecord, AcpSessionStore, AcpTurnRecord } from "./session-store.js";
 import { type AcpToolKind, ToolCallIds } from "./tool-calls.js";
 import { Transcript } from "./transcript.js";
 import { type AcpSessionUpdate, eventUpdates, replayUpdates, toolCallUpdate, type UpdateContext } from "./updates.js";
@@ -76,9 +76,81 @@ export class LiveSession {
    * comes while a turn runs waits for it (a `session/cancel` also withdraws prompts already waiting).
    */
   async prompt(blocks: AcpContentBlock[], requestSignal: AbortSignal): Promise<AcpStopReason> {
+    return this.exclusive(requestSignal, async (signal) => {
+      const claim = await this.claimTurn();
+      try {
+        return await this.runPrompt(blocks, signal);
+      } finally {
+        await claim?.release();
+      }
+    });
+  }
+
+  /**
+   * Carries on the turn the session was in the middle of when its agent stopped (a crash, a kill):
+   * the run continues from its last checkpoint, or starts over when it never reached one, and a
+   * question or approval it was waiting on is asked again. Resolves when the turn has ended or
+   * waits for the person; `session/load` answers after that.
+   */
+  async carryOn(): Promise<void> {
+    if (!this.record.turn) {
+      return;
+    }
+    await this.exclusive(undefined, async (signal) => {
+      let claim: AcpSessionClaim | undefined;
+      try {
+        claim = await this.claimTurn();
+      } catch (error) {
+        this.services.logger.warn("The interrupted turn was not carried on", { sessionId: this.id, error: String(error) });
+        return "end_turn";
+      }
+      try {
+        const turn = this.record.turn;
+        if (!turn) {
+          return "end_turn";
+        }
+        const run = await this.restart(turn, signal);
+        if (!run) {
+          return "end_turn";
+        }
+        const turnStart = Math.max(0, this.record.history.findIndex((message) => message.id === turn.user.id));
+        return await this.drive(run, turn, turnStart, signal);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        this.services.logger.warn("The interrupted turn could not be finished", { sessionId: this.id, error: message });
+        void this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `The turn that was in progress could not be finished: ${message}` } });
+        await this.flushWrites();
+        return "end_turn";
+      } finally {
+        await claim?.release();
+      }
+    });
+  }
+
+  /** The run that carries a stopped turn on, or undefined when another process is running it. */
+  private async restart(turn: AcpTurnRecord, signal: AbortSignal): Promise<ProtocolRun | undefined> {
+    const { graph } = this.services;
+    const options = this.runOptions(turn, signal);
+    const thread = await graph.thread?.(this.id);
+    if (thread?.status === "running") {
+      return undefined;
+    }
+    if (thread && thread.runId === options.runId && graph.continue) {
+      return graph.continue(options);
+    }
+    if (turn.kind === "resume" && turn.answers) {
+      return graph.resume(turn.answers, options);
+    }
+    const position = this.record.history.findIndex((message) => message.id === turn.user.id);
+    const history = position >= 0 ? this.record.history.slice(0, position) : this.record.history.slice();
+    return graph.run(this.input(messageText(turn.user), turn.user, history, turn.blocks ?? []), options);
+  }
+
+  /** Runs `work` once every earlier prompt of this session is done, unless cancelled first. */
+  private async exclusive(requestSignal: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<AcpStopReason>): Promise<AcpStopReason> {
     const controller = new AbortController();
     const onRequestCancel = () => controller.abort();
-    requestSignal.addEventListener("abort", onRequestCancel, { once: true });
+    requestSignal?.addEventListener("abort", onRequestCancel, { once: true });
     this.waiting.add(controller);
     const previous = this.queue;
     let release!: () => void;
@@ -92,13 +164,49 @@ export class LiveSession {
         return "cancelled";
       }
       this.current = controller;
-      return await this.runPrompt(blocks, controller.signal);
+      return await work(controller.signal);
     } finally {
       this.waiting.delete(controller);
       this.current = undefined;
-      requestSignal.removeEventListener("abort", onRequestCancel);
+      requestSignal?.removeEventListener("abort", onRequestCancel);
       release();
     }
+  }
+
+  /**
+   * With a store that processes share: claims the session for this turn and re-reads it, so the
+   * turn starts from what any other process last wrote.
+   */
+  private async claimTurn(): Promise<AcpSessionClaim | undefined> {
+    const { store } = this.services;
+    if (!store.claim) {
+      return undefined;
+    }
+    let claim: AcpSessionClaim | undefined;
+    try {
+      claim = await store.claim(this.id);
+    } catch (error) {
+      throw storeError(error);
+    }
+    if (!claim) {
+      throw new RequestError(-32603, `Session ${this.id} has a turn running in another agent process; try again when it ends.`, { code: "session_busy" });
+    }
+    try {
+      const fresh = await store.get(this.id);
+      if (fresh) {
+        this.adopt(fresh);
+      }
+    } catch (error) {
+      await claim.release();
+      throw storeError(error);
+    }
+    return claim;
+  }
+
+  /** Takes the stored record as the truth, keeping this connection's view of the session (cwd, MCP servers). */
+  private adopt(fresh: AcpSessionRecord): void {
+    this.record = { ...fresh, info: this.record.info };
+    this.always = new Map(fresh.always);
   }
 
   /** Cancels the running turn and the prompts waiting behind it. */

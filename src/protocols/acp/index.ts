@@ -4,8 +4,10 @@ export { ACP_PROTOCOL_VERSION, serveAcp, type AcpOptions, type AcpServer } from 
 export type { AcpStopReason } from "./acp-session.js";
 export type { AcpContentBlock } from "./content.js";
 export type { AcpClientCapabilities, AcpConnection, AcpEditorBridge } from "./editor-bridge.js";
+export { SessionConflictError, storeAcpSessions, type SharedAcpSessionStore } from "./store-sessions.js";
 export {
   MemoryAcpSessionStore,
+  type AcpSessionClaim,
   type AcpSessionInfo,
   type AcpSessionRecord,
   type AcpSessionStore,

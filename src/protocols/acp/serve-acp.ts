@@ -147,6 +147,9 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
       const record = await loadRecord(params.sessionId, params.cwd, params.mcpServers ?? []);
       const session = await open(record);
       await session.replay();
+      // A turn the agent was in the middle of when it stopped goes on now; the load answers when
+      // it ends (or waits for the person), so the editor sees the whole turn before the answer.
+      await session.carryOn();
       return {};
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params }) => {

@@ -56,6 +56,11 @@ export interface AcpSessionSummary {
   updatedAt: string;
 }
 
+/** A claim on a session for one turn, so two processes never run turns of one session at once. */
+export interface AcpSessionClaim {
+  release(): Promise<void>;
+}
+
 /**
  * Where an ACP agent keeps its sessions. `get` and `put` are required; a store that can also list,
  * delete or lease sessions says so by having those methods, and `serveAcp` advertises and serves
@@ -70,6 +75,12 @@ export interface AcpSessionStore {
   list?(options: { cwd?: string; offset: number; limit: number }): Promise<AcpSessionSummary[]> | AcpSessionSummary[];
   /** Removes a session; removing one that does not exist is not an error. */
   delete?(sessionId: string): Promise<void> | void;
+  /**
+   * Claims a session for one turn across processes, or resolves undefined while another live
+   * process holds it. Stores that several processes share have it; serveAcp then re-reads the
+   * session at the start of every turn, so no process works from a stale copy.
+   */
+  claim?(sessionId: string): Promise<AcpSessionClaim | undefined>;
 }
 
 /** Sessions in this process: the default. */

@@ -15,6 +15,7 @@ export interface AcpStreams {
 interface NodeWritable {
   write(chunk: Uint8Array | string): boolean;
   once(event: "drain" | "close", listener: () => void): unknown;
+  off?(event: "drain" | "close", listener: () => void): unknown;
   on(event: "error", listener: (error: Error) => void): unknown;
 }
 
@@ -43,32 +44,67 @@ export function toSdkStream(streams: AcpStreams, maxMessageBytes: number): Strea
     },
   });
   const output = streams.output;
-  const decoder = new TextDecoder();
+  return ndJsonStream(isNodeWritable(output) ? batchedWritable(output) : textWritable(output), input, { maxMessageBytes });
+}
+
+/**
+ * Writes to a Node stream, gathering the lines written in one turn of the event loop into one
+ * write: a replay or a fast stream sends thousands of lines, and one system call each is the
+ * largest cost of sending them. Waits for 'drain' when the stream's buffer is full.
+ */
+function batchedWritable(output: AcpStreams["output"] & NodeWritable): WritableStream<Uint8Array> {
   let broken: Error | undefined;
-  if (isNodeWritable(output)) {
-    // An editor that goes away (EPIPE) must end the connection, not crash the process.
-    output.on("error", (error) => {
-      broken = error;
+  // An editor that goes away (EPIPE) must end the connection, not crash the process.
+  output.on("error", (error) => {
+    broken = error;
+  });
+  let pending: Uint8Array[] = [];
+  let flushing: Promise<void> | undefined;
+  const flush = (): Promise<void> => {
+    const chunks = pending;
+    pending = [];
+    flushing = undefined;
+    if (broken) {
+      return Promise.reject(broken);
+    }
+    if (output.write(chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks))) {
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        output.off?.("drain", done);
+        output.off?.("close", done);
+        resolve();
+      };
+      output.once("drain", done);
+      output.once("close", done);
     });
-  }
-  const writable = new WritableStream<Uint8Array>({
+  };
+  return new WritableStream<Uint8Array>({
     write(chunk) {
       if (broken) {
         throw broken;
       }
-      if (isNodeWritable(output)) {
-        // Node streams take bytes as they are; wait for 'drain' when the buffer is full.
-        if (!output.write(chunk)) {
-          return new Promise<void>((resolve) => {
-            output.once("drain", resolve);
-            output.once("close", resolve);
-          });
-        }
-        return undefined;
+      pending.push(chunk);
+      if (!flushing) {
+        flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(flush);
+        // A failed write shows up as `broken` on the next one; nobody may be waiting on this batch.
+        flushing.catch(() => undefined);
       }
-      output.write(decoder.decode(chunk));
-      return undefined;
+      // Resolving at once lets the next line join this batch; a full buffer makes later writes wait.
+      return pending.length >= 512 ? flushing : undefined;
+    },
+    close() {
+      return flushing;
     },
   });
-  return ndJsonStream(writable, input, { maxMessageBytes });
+}
+
+function textWritable(output: AcpStreams["output"]): WritableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  return new WritableStream<Uint8Array>({
+    write(chunk) {
+      output.write(decoder.decode(chunk));
+    },
+  });
 }

@@ -20,8 +20,19 @@ const KIND_WORDS: Array<[AcpToolKind, readonly string[]]> = [
   ["think", ["think", "plan", "reason", "todo", "todos", "reflect"]],
 ];
 
+const guessed = new Map<string, AcpToolKind>();
+
 /** A kind from the words of a tool's name (`read_file` → read, `runCommand` → execute). */
 export function guessToolKind(name: string): AcpToolKind {
+  let kind = guessed.get(name);
+  if (kind === undefined) {
+    kind = kindFromWords(name);
+    guessed.set(name, kind);
+  }
+  return kind;
+}
+
+function kindFromWords(name: string): AcpToolKind {
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .toLowerCase()

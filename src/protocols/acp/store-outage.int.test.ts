@@ -1,0 +1,141 @@
+// A store that goes away mid-session: a private redis-server on a spare port (with an append-only
+// file, so a restart keeps its data) is stopped and started under a running agent; the shared
+// Postgres is cut off behind a TCP proxy and reconnected.
+
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import * as acp from "@agentclientprotocol/sdk";
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
+
+import { AgentProcess } from "../../../test/support/agent-process.js";
+import { cleanUpStores, postgresSkip, postgresUrl, uniqueName } from "../../../test/support/servers.js";
+import { TcpProxy } from "../../../test/support/tcp-proxy.js";
+import { FakeModelServer } from "../../testing/fake-model-server.js";
+
+const redisServer = await new Promise<string | undefined>((resolve) => {
+  const which = spawn("sh", ["-c", "command -v redis-server"]);
+  let out = "";
+  which.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  which.on("exit", (code) => resolve(code === 0 ? out.trim() : undefined));
+});
+const skip = redisServer ? undefined : "redis-server is not installed (apt-get install redis-server)";
+
+const dir = mkdtempSync(join(tmpdir(), "weft-outage-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn(redisServer as string, ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--appendfsync", "always", "--save", ""], { stdio: "ignore" });
+  const probe = new Redis({ port, host: "127.0.0.1", lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
+  probe.on("error", () => undefined);
+  await probe.connect().catch(() => undefined);
+  await probe.ping();
+  probe.disconnect();
+  return child;
+}
+
+async function stopRedis(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+describe.skipIf(skip !== undefined)(`a store that goes away${skip ? ` (skipped: ${skip})` : ""}`, () => {
+  it("answers a clear error while Redis is down, keeps running, and loses nothing once it is back", async () => {
+    const port = await freePort();
+    let redis = await startRedis(port);
+    const model = await FakeModelServer.start((request) => ({ text: `reply ${request.messages.filter((message) => message.role === "user").length}` }));
+    const store = `redis://127.0.0.1:${port}`;
+    const agent = AgentProcess.start({ fixture: "agent.ts", env: { FAKE_MODEL_URL: model.url, WEFT_TEST_STORE: store } });
+    try {
+      await agent.initialize();
+      const sessionId = await agent.newSession(dir);
+      expect((await agent.prompt(sessionId, "first")).stopReason).toBe("end_turn");
+
+      await stopRedis(redis);
+      await expect(agent.prompt(sessionId, "while down")).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("store is unavailable") });
+      expect(agent.child.exitCode).toBeNull();
+      expect((await agent.initialize()).protocolVersion).toBe(1);
+
+      redis = await startRedis(port);
+      // The client reconnects by itself; the session works again as soon as it has.
+      await expect
+        .poll(async () => (await agent.agent.request(acp.methods.agent.session.list, {}).then(() => "up", () => "down")), { timeout: 15_000, interval: 200 })
+        .toBe("up");
+      expect((await agent.prompt(sessionId, "second")).stopReason).toBe("end_turn");
+      expect(agent.wire.problems).toEqual([]);
+      await agent.stop();
+
+      const reader = AgentProcess.start({ fixture: "agent.ts", env: { FAKE_MODEL_URL: model.url, WEFT_TEST_STORE: store } });
+      await reader.initialize();
+      await reader.agent.request(acp.methods.agent.session.load, { sessionId, cwd: dir, mcpServers: [] });
+      const users = reader.updatesOf(sessionId).flatMap((update) => (update.sessionUpdate === "user_message_chunk" && update.content.type === "text" ? [update.content.text] : []));
+      expect(users).toEqual(["first", "second"]);
+      expect(reader.textOf(sessionId)).toBe("reply 1reply 2");
+      await reader.stop();
+    } finally {
+      if (agent.child.exitCode === null) {
+        await agent.stop();
+      }
+      await model.close();
+      await stopRedis(redis).catch(() => undefined);
+    }
+  });
+});
+
+describe.skipIf(postgresSkip !== undefined)(`a Postgres that becomes unreachable${postgresSkip ? ` (skipped: ${postgresSkip})` : ""}`, () => {
+  it("answers a clear error while the connection is cut, keeps running, and loses nothing once it is back", async () => {
+    const target = new URL(postgresUrl as string);
+    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+    await proxy.up();
+    const through = new URL(target);
+    through.port = String(proxy.port);
+    through.searchParams.set("schema", uniqueName("weft_test"));
+    const store = through.toString();
+    const model = await FakeModelServer.start((request) => ({ text: `reply ${request.messages.filter((message) => message.role === "user").length}` }));
+    const agent = AgentProcess.start({ fixture: "agent.ts", env: { FAKE_MODEL_URL: model.url, WEFT_TEST_STORE: store } });
+    try {
+      await agent.initialize();
+      const sessionId = await agent.newSession(dir);
+      expect((await agent.prompt(sessionId, "first")).stopReason).toBe("end_turn");
+
+      await proxy.down();
+      await expect(agent.prompt(sessionId, "while down")).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("store is unavailable") });
+      expect((await agent.initialize()).protocolVersion).toBe(1);
+
+      await proxy.up();
+      await expect
+        .poll(async () => (await agent.agent.request(acp.methods.agent.session.list, {}).then(() => "up", () => "down")), { timeout: 15_000, interval: 200 })
+        .toBe("up");
+      expect((await agent.prompt(sessionId, "second")).stopReason).toBe("end_turn");
+      expect(agent.wire.problems).toEqual([]);
+      await agent.stop();
+
+      const reader = AgentProcess.start({ fixture: "agent.ts", env: { FAKE_MODEL_URL: model.url, WEFT_TEST_STORE: store } });
+      await reader.initialize();
+      await reader.agent.request(acp.methods.agent.session.load, { sessionId, cwd: dir, mcpServers: [] });
+      const users = reader.updatesOf(sessionId).flatMap((update) => (update.sessionUpdate === "user_message_chunk" && update.content.type === "text" ? [update.content.text] : []));
+      expect(users).toEqual(["first", "second"]);
+      await reader.stop();
+    } finally {
+      if (agent.child.exitCode === null) {
+        await agent.stop();
+      }
+      await model.close();
+      await proxy.down();
+      await cleanUpStores([store.replace(`:${proxy.port}/`, `:${target.port || 5432}/`)]);
+    }
+  });
+});

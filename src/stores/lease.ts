@@ -1,0 +1,53 @@
+// Leases: who holds something (a thread, a session) until when. A lease is held while it has not
+// expired and, when its holder runs on this machine, while that process is still alive, so a crash
+// frees what it held at once instead of when its time runs out.
+
+import { hostname } from "node:os";
+
+export interface Lease {
+  owner: string;
+  pid: number;
+  host: string;
+  expiresAt: number;
+}
+
+const host = hostname();
+
+/** Owners holding a lease in this process right now. */
+const liveOwners = new Set<string>();
+
+/** Marks `owner` as holding a lease from this process (until `dropOwner`). */
+export function holdOwner(owner: string): void {
+  liveOwners.add(owner);
+}
+
+/** This process no longer holds anything as `owner`, even if its lease record could not be cleared. */
+export function dropOwner(owner: string): void {
+  liveOwners.delete(owner);
+}
+
+export function newLease(owner: string, durationMs: number): Lease {
+  return { owner, pid: process.pid, host, expiresAt: Date.now() + durationMs };
+}
+
+/** True when a lease still protects what it covers. */
+export function leaseHeld(lease: Lease | undefined | null): boolean {
+  if (!lease || typeof lease.expiresAt !== "number" || lease.expiresAt <= Date.now()) {
+    return false;
+  }
+  if (lease.host !== host) {
+    return true;
+  }
+  if (lease.pid === process.pid) {
+    // Our own lease: held only while its owner is still at work here (a failed release after a
+    // store outage must not lock the thread until the lease runs out).
+    return liveOwners.has(lease.owner);
+  }
+  try {
+    process.kill(lease.pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else; ESRCH: it is gone.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -1,0 +1,290 @@
+// The Redis store, on core commands only (no modules, no KEYS). Each namespace's items share a hash
+// tag, so one session's or one thread's keys sit in one cluster slot and every write is one atomic
+// Lua script on that slot. A sorted set of namespaces (its own slot) serves prefix searches.
+//
+// Layout, with P the key prefix and T a hash of the namespace:
+//   P:{T}:i:<key>   hash: v (JSON), c (created), u (updated), r (revision), e (expiry, ms)
+//   P:{T}:k         sorted set of the namespace's keys (all scores 0, so ordered by bytes)
+//   P:namespaces    sorted set of encoded namespaces (scores 0)
+
+import { createHash } from "node:crypto";
+
+import { Redis } from "ioredis";
+
+import { StoreUnavailableError } from "../../errors/store-errors.js";
+import type { JsonValue } from "../../types/json.js";
+import type {
+  CompareAndPutOptions,
+  ListNamespacesOptions,
+  Namespace,
+  PutOptions,
+  SearchOptions,
+  Store,
+  StoreItem,
+} from "../../types/store.js";
+import { matchesFilter } from "../filter.js";
+import { selectNamespaces } from "../list-namespaces.js";
+import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../namespace.js";
+
+export interface RedisStoreOptions {
+  /** A client to use (and not close). For failures to surface as errors instead of queued
+   * commands, create it with `enableOfflineQueue: false` and a small `maxRetriesPerRequest`. */
+  client?: Redis;
+  /** Or a URL for a client of the store's own, such as `redis://127.0.0.1:6379/0`. */
+  url?: string;
+  /** Prefix of every key. Default `weft`. */
+  prefix?: string;
+}
+
+// KEYS: item, keyset. ARGV: key, value, time, expiresAt ('' for none), expected revision ('' for an
+// unconditional put; '0' for "only if absent"). Returns the new revision, or -1 on a lost race.
+const WRITE = `
+local current = redis.call('HMGET', KEYS[1], 'r', 'c')
+local revision = tonumber(current[1]) or 0
+if ARGV[5] ~= '' and revision ~= tonumber(ARGV[5]) then return -1 end
+local created = current[2] or ARGV[3]
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'c', created, 'u', ARGV[3], 'r', revision + 1)
+if ARGV[4] ~= '' then
+  redis.call('HSET', KEYS[1], 'e', ARGV[4])
+  redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+else
+  redis.call('HDEL', KEYS[1], 'e')
+  redis.call('PERSIST', KEYS[1])
+end
+redis.call('ZADD', KEYS[2], 0, ARGV[1])
+return revision + 1
+`;
+
+// KEYS: item, keyset. ARGV: key.
+const REMOVE = `
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1
+`;
+
+// KEYS: keyset, then the items of ARGV's keys. Drops keys whose item expired.
+const PRUNE = `
+for index, key in ipairs(ARGV) do
+  if redis.call('EXISTS', KEYS[index + 1]) == 0 then redis.call('ZREM', KEYS[1], key) end
+end
+return 1
+`;
+
+type Scripted = Redis & {
+  weftWrite(item: string, keyset: string, key: string, value: string, time: string, expiresAt: string, expected: string): Promise<number>;
+  weftRemove(item: string, keyset: string, key: string): Promise<number>;
+  weftPrune(...args: [number, ...string[]]): Promise<number>;
+};
+
+const CHUNK = 200;
+
+export class RedisStore implements Store {
+  readonly client: Redis;
+  private readonly ownsClient: boolean;
+  private readonly prefix: string;
+  private ready: Promise<void> | undefined;
+
+  constructor(options: RedisStoreOptions) {
+    this.prefix = options.prefix ?? "weft";
+    if (options.client) {
+      this.client = options.client;
+      this.ownsClient = false;
+    } else {
+      this.client = new Redis(options.url ?? "redis://127.0.0.1:6379", {
+        lazyConnect: true,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        connectTimeout: 5_000,
+        commandTimeout: 10_000,
+      });
+      this.ownsClient = true;
+    }
+    // Connection errors surface on commands; the client reconnects by itself.
+    this.client.on("error", () => undefined);
+    this.client.defineCommand("weftWrite", { numberOfKeys: 2, lua: WRITE });
+    this.client.defineCommand("weftRemove", { numberOfKeys: 2, lua: REMOVE });
+    this.client.defineCommand("weftPrune", { lua: PRUNE });
+  }
+
+  async get(namespace: Namespace, key: string): Promise<StoreItem | undefined> {
+    checkNamespace(namespace);
+    checkKey(namespace, key);
+    const tag = this.tag(encodeNamespace(namespace));
+    const hash = await this.call((redis) => redis.hgetall(this.itemKey(tag, key)));
+    return toItem(namespace, key, hash);
+  }
+
+  async put(namespace: Namespace, key: string, value: JsonValue, options: PutOptions = {}): Promise<void> {
+    await this.write(namespace, key, value, options.ttlMs, "");
+  }
+
+  async compareAndPut(namespace: Namespace, key: string, value: JsonValue, options: CompareAndPutOptions): Promise<number | undefined> {
+    const revision = await this.write(namespace, key, value, options.ttlMs, String(options.expected));
+    return revision === -1 ? undefined : revision;
+  }
+
+  async delete(namespace: Namespace, key: string): Promise<void> {
+    checkNamespace(namespace);
+    checkKey(namespace, key);
+    const tag = this.tag(encodeNamespace(namespace));
+    await this.call((redis) => redis.weftRemove(this.itemKey(tag, key), this.keysetKey(tag), key));
+  }
+
+  async search(prefix: Namespace, options: SearchOptions = {}): Promise<StoreItem[]> {
+    checkNamespace(prefix, { allowEmpty: true });
+    const { filter, limit = 10, offset = 0 } = options;
+    const found: StoreItem[] = [];
+    let skipped = 0;
+    for (const encoded of await this.namespacesUnder(prefix)) {
+      const namespace = decodeNamespace(encoded);
+      for await (const item of this.itemsOf(encoded, namespace)) {
+        if (!matchesFilter(item.value, filter)) {
+          continue;
+        }
+        if (skipped < offset) {
+          skipped++;
+          continue;
+        }
+        found.push(item);
+        if (found.length >= limit) {
+          return found;
+        }
+      }
+    }
+    return found;
+  }
+
+  async listNamespaces(options: ListNamespacesOptions = {}): Promise<string[][]> {
+    const live: string[][] = [];
+    for (const encoded of await this.namespacesUnder(options.prefix ?? [])) {
+      const namespace = decodeNamespace(encoded);
+      for await (const _item of this.itemsOf(encoded, namespace)) {
+        live.push(namespace);
+        break;
+      }
+    }
+    return selectNamespaces(live, options);
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsClient) {
+      this.client.disconnect();
+    }
+  }
+
+  private async write(namespace: Namespace, key: string, value: JsonValue, ttlMs: number | undefined, expected: string): Promise<number> {
+    checkNamespace(namespace);
+    checkKey(namespace, key);
+    const encoded = encodeNamespace(namespace);
+    const tag = this.tag(encoded);
+    const now = Date.now();
+    const revision = await this.call((redis) =>
+      redis.weftWrite(this.itemKey(tag, key), this.keysetKey(tag), key, JSON.stringify(value), new Date(now).toISOString(), ttlMs === undefined ? "" : String(now + ttlMs), expected),
+    );
+    if (revision !== -1) {
+      await this.call((redis) => redis.zadd(this.namespacesKey(), 0, encoded));
+    }
+    return revision;
+  }
+
+  private async namespacesUnder(prefix: Namespace): Promise<string[]> {
+    const lower = encodeNamespace(prefix);
+    const upper = prefixUpperBound(lower);
+    return this.call((redis) => (upper === undefined ? redis.zrange(this.namespacesKey(), "0", "-1") : redis.zrangebylex(this.namespacesKey(), `[${lower}`, `(${upper}`)));
+  }
+
+  /** The live items of one namespace in key order, reading keys a chunk at a time. */
+  private async *itemsOf(encoded: string, namespace: string[]): AsyncGenerator<StoreItem> {
+    const tag = this.tag(encoded);
+    for (let start = 0; ; start += CHUNK) {
+      const keys = await this.call((redis) => redis.zrange(this.keysetKey(tag), String(start), String(start + CHUNK - 1)));
+      if (keys.length === 0) {
+        return;
+      }
+      const pipeline = this.client.pipeline();
+      for (const key of keys) {
+        pipeline.hgetall(this.itemKey(tag, key));
+      }
+      const results = (await this.call(() => pipeline.exec())) ?? [];
+      const dead: string[] = [];
+      for (const [index, key] of keys.entries()) {
+        const [error, hash] = results[index] ?? [new Error("no reply"), {}];
+        if (error) {
+          throw new StoreUnavailableError("redis", { cause: error });
+        }
+        const item = toItem(namespace, key, hash as Record<string, string>);
+        if (item) {
+          yield item;
+        } else {
+          dead.push(key);
+        }
+      }
+      if (dead.length > 0) {
+        // Expired items leave their key behind; drop those keys (checking again, atomically).
+        await this.call((redis) => redis.weftPrune(1 + dead.length, this.keysetKey(tag), ...dead.map((key) => this.itemKey(tag, key)), ...dead));
+        start -= dead.length;
+      }
+      if (keys.length < CHUNK) {
+        return;
+      }
+    }
+  }
+
+  private tag(encoded: string): string {
+    return createHash("sha1").update(encoded).digest("hex").slice(0, 16);
+  }
+
+  private itemKey(tag: string, key: string): string {
+    return `${this.prefix}:{${tag}}:i:${key}`;
+  }
+
+  private keysetKey(tag: string): string {
+    return `${this.prefix}:{${tag}}:k`;
+  }
+
+  private namespacesKey(): string {
+    return `${this.prefix}:namespaces`;
+  }
+
+  private async call<T>(command: (redis: Scripted) => Promise<T>): Promise<T> {
+    try {
+      if (this.ownsClient && this.client.status === "wait") {
+        this.ready ??= this.client.connect().catch((error: unknown) => {
+          this.ready = undefined;
+          throw error;
+        });
+      }
+      await this.ready;
+      return await command(this.client as Scripted);
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) {
+        throw error;
+      }
+      const { host, port } = this.client.options;
+      const detail = this.client.status === "ready" ? undefined : `not connected to ${host ?? "127.0.0.1"}:${port ?? 6379} (${this.client.status}).`;
+      throw new StoreUnavailableError("redis", detail ? { cause: error, detail } : { cause: error });
+    }
+  }
+}
+
+function toItem(namespace: Namespace, key: string, hash: Record<string, string>): StoreItem | undefined {
+  if (hash.v === undefined || hash.r === undefined) {
+    return undefined;
+  }
+  const item: StoreItem = {
+    namespace: [...namespace],
+    key,
+    value: JSON.parse(hash.v) as JsonValue,
+    createdAt: hash.c ?? "",
+    updatedAt: hash.u ?? "",
+    revision: Number(hash.r),
+  };
+  if (hash.e !== undefined) {
+    const expiresAt = Number(hash.e);
+    if (expiresAt <= Date.now()) {
+      return undefined;
+    }
+    item.expiresAt = new Date(expiresAt).toISOString();
+  }
+  return item;
+}

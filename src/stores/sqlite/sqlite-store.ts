@@ -1,0 +1,273 @@
+// The SQLite store: a file any number of local processes can share (WAL mode, a busy timeout,
+// writes in IMMEDIATE transactions), with versioned migrations. It is the embedded default: a
+// person gets durable sessions with nothing to set up.
+
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+
+import Database from "better-sqlite3";
+
+import { StoreUnavailableError } from "../../errors/store-errors.js";
+import type { JsonValue } from "../../types/json.js";
+import type {
+  CompareAndPutOptions,
+  ListNamespacesOptions,
+  Namespace,
+  PutOptions,
+  SearchOptions,
+  Store,
+  StoreItem,
+} from "../../types/store.js";
+import { matchesFilter } from "../filter.js";
+import { selectNamespaces } from "../list-namespaces.js";
+import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../namespace.js";
+
+export interface SqliteStoreOptions {
+  /** A file path, or `:memory:`. The file's directory is created if missing. */
+  path: string;
+  /** Table name prefix. Default `weft`. */
+  tablePrefix?: string;
+  /** How long a write waits for another process's lock, in ms. Default 10 s. */
+  busyTimeoutMs?: number;
+}
+
+interface Row {
+  ns: string;
+  key: string;
+  value: string;
+  created_at: string;
+  updated_at: string;
+  expires_at: number | null;
+  revision: number;
+}
+
+const MIGRATIONS: Array<(items: string) => string> = [
+  (items) => `
+    CREATE TABLE ${items} (
+      ns TEXT NOT NULL,
+      key TEXT NOT NULL,
+      value TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      expires_at INTEGER,
+      revision INTEGER NOT NULL,
+      PRIMARY KEY (ns, key)
+    ) WITHOUT ROWID;
+    CREATE INDEX ${items}_expires ON ${items} (expires_at) WHERE expires_at IS NOT NULL;
+  `,
+];
+
+const LIVE = "(expires_at IS NULL OR expires_at > @now)";
+
+export class SqliteStore implements Store {
+  readonly db: Database.Database;
+  private readonly items: string;
+  private writes = 0;
+  private readonly statements: {
+    get: Database.Statement;
+    upsert: Database.Statement;
+    update: Database.Statement;
+    insertFresh: Database.Statement;
+    delete: Database.Statement;
+    sweep: Database.Statement;
+    namespaces: Database.Statement;
+  };
+
+  constructor(options: SqliteStoreOptions) {
+    const prefix = options.tablePrefix ?? "weft";
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(prefix)) {
+      throw new Error(`Invalid table prefix ${JSON.stringify(prefix)}.`);
+    }
+    this.items = `${prefix}_items`;
+    if (options.path !== ":memory:") {
+      mkdirSync(dirname(options.path), { recursive: true });
+    }
+    try {
+      this.db = new Database(options.path);
+      this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
+      this.db.pragma("journal_mode = WAL");
+      this.db.pragma("synchronous = NORMAL");
+      this.migrate(prefix);
+    } catch (error) {
+      throw new StoreUnavailableError("sqlite", { cause: error });
+    }
+    const items = this.items;
+    this.statements = {
+      get: this.db.prepare(`SELECT * FROM ${items} WHERE ns = @ns AND key = @key AND ${LIVE}`),
+      upsert: this.db.prepare(`
+        INSERT INTO ${items} (ns, key, value, created_at, updated_at, expires_at, revision)
+        VALUES (@ns, @key, @value, @time, @time, @expires, 1)
+        ON CONFLICT (ns, key) DO UPDATE SET
+          value = excluded.value,
+          updated_at = excluded.updated_at,
+          expires_at = excluded.expires_at,
+          created_at = CASE WHEN ${items}.expires_at IS NOT NULL AND ${items}.expires_at <= @now THEN excluded.created_at ELSE ${items}.created_at END,
+          revision = CASE WHEN ${items}.expires_at IS NOT NULL AND ${items}.expires_at <= @now THEN 1 ELSE ${items}.revision + 1 END
+        RETURNING revision`),
+      update: this.db.prepare(`
+        UPDATE ${items} SET value = @value, updated_at = @time, expires_at = @expires, revision = revision + 1
+        WHERE ns = @ns AND key = @key AND revision = @expected AND ${LIVE}
+        RETURNING revision`),
+      insertFresh: this.db.prepare(`
+        INSERT INTO ${items} (ns, key, value, created_at, updated_at, expires_at, revision)
+        VALUES (@ns, @key, @value, @time, @time, @expires, 1)
+        ON CONFLICT (ns, key) DO UPDATE SET
+          value = excluded.value, created_at = excluded.created_at, updated_at = excluded.updated_at,
+          expires_at = excluded.expires_at, revision = 1
+        WHERE ${items}.expires_at IS NOT NULL AND ${items}.expires_at <= @now
+        RETURNING revision`),
+      delete: this.db.prepare(`DELETE FROM ${items} WHERE ns = @ns AND key = @key`),
+      sweep: this.db.prepare(`DELETE FROM ${items} WHERE expires_at IS NOT NULL AND expires_at <= @now`),
+      namespaces: this.db.prepare(`SELECT DISTINCT ns FROM ${items} WHERE ${LIVE}`),
+    };
+  }
+
+  async get(namespace: Namespace, key: string): Promise<StoreItem | undefined> {
+    checkNamespace(namespace);
+    checkKey(namespace, key);
+    const row = this.run(() => this.statements.get.get({ ns: encodeNamespace(namespace), key, now: Date.now() }) as Row | undefined);
+    return row && toItem(row);
+  }
+
+  async put(namespace: Namespace, key: string, value: JsonValue, options: PutOptions = {}): Promise<void> {
+    checkNamespace(namespace);
+    checkKey(namespace, key);
+    this.run(() => this.statements.upsert.get(this.params(namespace, key, value, options.ttlMs)));
+    this.maybeSweep();
+  }
+
+  async compareAndPut(namespace: Namespace, key: string, value: JsonValue, options: CompareAndPutOptions): Promise<number | undefined> {
+    checkNamespace(namespace);
+    checkKey(namespace, key);
+    const params = this.params(namespace, key, value, options.ttlMs);
+    const row = this.run(() =>
+      options.expected === 0
+        ? (this.statements.insertFresh.get(params) as { revision: number } | undefined)
+        : (this.statements.update.get({ ...params, expected: options.expected }) as { revision: number } | undefined),
+    );
+    return row?.revision;
+  }
+
+  async delete(namespace: Namespace, key: string): Promise<void> {
+    checkNamespace(namespace);
+    checkKey(namespace, key);
+    this.run(() => this.statements.delete.run({ ns: encodeNamespace(namespace), key }));
+  }
+
+  async search(prefix: Namespace, options: SearchOptions = {}): Promise<StoreItem[]> {
+    checkNamespace(prefix, { allowEmpty: true });
+    const { filter, limit = 10, offset = 0 } = options;
+    const lower = encodeNamespace(prefix);
+    const upper = prefixUpperBound(lower);
+    const range = upper === undefined ? "" : "AND ns >= @lower AND ns < @upper";
+    const params = { lower, upper, now: Date.now(), limit, offset };
+    if (!filter) {
+      const rows = this.run(
+        () => this.db.prepare(`SELECT * FROM ${this.items} WHERE ${LIVE} ${range} ORDER BY ns, key LIMIT @limit OFFSET @offset`).all(params) as Row[],
+      );
+      return rows.map(toItem);
+    }
+    return this.run(() => {
+      const found: StoreItem[] = [];
+      let skipped = 0;
+      for (const row of this.db.prepare(`SELECT * FROM ${this.items} WHERE ${LIVE} ${range} ORDER BY ns, key`).iterate(params) as IterableIterator<Row>) {
+        const item = toItem(row);
+        if (!matchesFilter(item.value, filter)) {
+          continue;
+        }
+        if (skipped < offset) {
+          skipped++;
+          continue;
+        }
+        found.push(item);
+        if (found.length >= limit) {
+          break;
+        }
+      }
+      return found;
+    });
+  }
+
+  async listNamespaces(options: ListNamespacesOptions = {}): Promise<string[][]> {
+    const rows = this.run(() => this.statements.namespaces.all({ now: Date.now() }) as Array<{ ns: string }>);
+    return selectNamespaces(
+      rows.map((row) => decodeNamespace(row.ns)),
+      options,
+    );
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+
+  private migrate(prefix: string): void {
+    const migrations = `${prefix}_migrations`;
+    this.db.exec(`CREATE TABLE IF NOT EXISTS ${migrations} (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`);
+    // IMMEDIATE: two processes opening a new file at once must not both run a migration.
+    this.db
+      .transaction(() => {
+        const applied = new Set((this.db.prepare(`SELECT version FROM ${migrations}`).all() as Array<{ version: number }>).map((row) => row.version));
+        MIGRATIONS.forEach((migration, index) => {
+          const version = index + 1;
+          if (!applied.has(version)) {
+            this.db.exec(migration(this.items));
+            this.db.prepare(`INSERT INTO ${migrations} (version, applied_at) VALUES (?, ?)`).run(version, new Date().toISOString());
+          }
+        });
+      })
+      .immediate();
+  }
+
+  private params(namespace: Namespace, key: string, value: JsonValue, ttlMs: number | undefined) {
+    const now = Date.now();
+    return {
+      ns: encodeNamespace(namespace),
+      key,
+      value: JSON.stringify(value),
+      time: new Date(now).toISOString(),
+      expires: ttlMs === undefined ? null : now + ttlMs,
+      now,
+    };
+  }
+
+  /** Removes expired rows now and then, so they do not pile up. */
+  private maybeSweep(): void {
+    if (++this.writes % 500 === 0) {
+      this.run(() => this.statements.sweep.run({ now: Date.now() }));
+    }
+  }
+
+  private run<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      throw new StoreUnavailableError("sqlite", { cause: error });
+    }
+  }
+}
+
+/** Rows come in namespace order, so decoding the last namespace seen again is the common case. */
+let lastEncoded = "";
+let lastDecoded: string[] = [];
+function decodeCached(encoded: string): string[] {
+  if (encoded !== lastEncoded) {
+    lastEncoded = encoded;
+    lastDecoded = decodeNamespace(encoded);
+  }
+  return lastDecoded.slice();
+}
+
+function toItem(row: Row): StoreItem {
+  const item: StoreItem = {
+    namespace: decodeCached(row.ns),
+    key: row.key,
+    value: JSON.parse(row.value) as JsonValue,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    revision: row.revision,
+  };
+  if (row.expires_at !== null) {
+    item.expiresAt = new Date(row.expires_at).toISOString();
+  }
+  return item;
+}
