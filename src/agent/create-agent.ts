@@ -33,8 +33,12 @@ export interface AgentOptions extends Pick<CompileOptions, "store" | "namespace"
   /** Names the graph (and its namespace in the store). Default `agent`. */
   name?: string;
   model: LanguageModelV3;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any input type share one list
-  tools?: readonly Tool<any>[];
+  /**
+   * The tools the model may call: a list, or a function giving the list for a run's thread (for
+   * tools that differ by session, such as an editor's MCP servers). The function is called for
+   * every model call and tool step, so it should be quick after its first call for a thread.
+   */
+  tools?: ToolList | ((context: { threadId: string; principal: Principal | undefined }) => ToolList | Promise<ToolList>);
   /** The system prompt, or a function of who the run is for. */
   instructions?: string | ((context: { principal: Principal | undefined; threadId: string }) => string);
   approvals?: ApprovalPolicy;
@@ -68,14 +72,27 @@ export function approvalId(toolCallId: string): string {
   return `approve:${toolCallId}`;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any input type share one list
+export type ToolList = readonly Tool<any>[];
+
+/** Each tool's description for the model, computed once per tool. */
+const described = new WeakMap<Tool<unknown>, LanguageModelV3FunctionTool>();
+
+function describeTool(tool: Tool<unknown>): LanguageModelV3FunctionTool {
+  let description = described.get(tool);
+  if (!description) {
+    const schema = tool.input ? z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) : (tool.inputSchema ?? { type: "object" });
+    description = { type: "function", name: tool.name, description: tool.description, inputSchema: schema as LanguageModelV3FunctionTool["inputSchema"] };
+    described.set(tool, description);
+  }
+  return description;
+}
+
 export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels, AgentInput> {
-  const tools = new Map((options.tools ?? []).map((tool) => [tool.name, tool]));
-  const modelTools: LanguageModelV3FunctionTool[] = [...tools.values()].map((tool) => ({
-    type: "function",
-    name: tool.name,
-    description: tool.description,
-    inputSchema: z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as LanguageModelV3FunctionTool["inputSchema"],
-  }));
+  const toolsFor = async (context: NodeContext): Promise<Map<string, Tool<unknown>>> => {
+    const list = typeof options.tools === "function" ? await options.tools({ threadId: context.threadId, principal: context.principal }) : (options.tools ?? []);
+    return new Map(list.map((tool) => [tool.name, tool]));
+  };
   const maxSteps = options.maxSteps ?? 25;
 
   const graph = new StateGraph({
@@ -90,8 +107,9 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
       }
       const instructions = typeof options.instructions === "function" ? options.instructions({ principal: context.principal, threadId: context.threadId }) : options.instructions;
       const call: LanguageModelV3CallOptions = { prompt: toModelPrompt(instructions, state.messages), abortSignal: context.signal };
-      if (modelTools.length > 0) {
-        call.tools = modelTools;
+      const tools = await toolsFor(context);
+      if (tools.size > 0) {
+        call.tools = [...tools.values()].map(describeTool);
         call.toolChoice = { type: "auto" };
       }
       if (options.maxOutputTokens !== undefined) {
@@ -117,7 +135,7 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
       if (last?.role !== "assistant") {
         return {};
       }
-      const message = await runToolCalls(last, tools, options.approvals, context);
+      const message = await runToolCalls(last, await toolsFor(context), options.approvals, context);
       context.emit({ type: "message", message });
       return { messages: [message] };
     })
@@ -198,6 +216,11 @@ function prepare(call: ToolCallPart, tools: Map<string, Tool<unknown>>): Prepare
   const raw = call.input as { __invalidJson?: unknown } | undefined;
   if (raw && typeof raw === "object" && "__invalidJson" in raw) {
     return { call, tool, problem: `The arguments were not valid JSON: ${String(raw.__invalidJson)}` };
+  }
+  if (!tool.input) {
+    return call.input !== null && typeof call.input === "object" && !Array.isArray(call.input)
+      ? { call, tool, input: call.input }
+      : { call, tool, problem: `The arguments for ${call.toolName} must be a JSON object.` };
   }
   const parsed = tool.input.safeParse(call.input);
   if (!parsed.success) {

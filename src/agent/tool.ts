@@ -41,7 +41,13 @@ export interface ToolOutput {
 export interface Tool<Input = unknown> {
   name: string;
   description: string;
-  input: z.ZodType<Input>;
+  /** The input's schema; calls whose arguments do not match it get an error result without running. */
+  input?: z.ZodType<Input>;
+  /**
+   * Or a JSON Schema, for tools described elsewhere (an MCP server's): it is shown to the model as is,
+   * and the input is passed on unchecked for the tool's owner to check.
+   */
+  inputSchema?: Record<string, unknown>;
   /** Returns what the model sees (any JSON, or a ToolOutput). Throwing gives the model an error result. */
   execute(input: Input, context: ToolContext): unknown;
   /** True when a person must approve each call before it runs. `createAgent({ approvals })` can override it. */

@@ -270,6 +270,9 @@ export class LiveSession {
       }
       throw storeError(error);
     }
+    for (const notice of (await this.services.editor?.takeNotices?.(this.id)) ?? []) {
+      void this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${notice}\n\n` } });
+    }
     const start = (): ProtocolRun =>
       turn.kind === "resume" && turn.answers
         ? this.services.graph.resume(turn.answers, this.runOptions(turn, signal))

@@ -38,4 +38,6 @@ export interface AcpEditorBridge {
   openSession?(session: AcpSessionInfo): void | Promise<void>;
   /** Called when a session closes or is deleted. */
   closeSession?(sessionId: string): void | Promise<void>;
+  /** Messages for the person (such as an MCP server that failed), shown at the start of the session's next turn. */
+  takeNotices?(sessionId: string): string[] | Promise<string[]>;
 }

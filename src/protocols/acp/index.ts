@@ -18,3 +18,6 @@ export type { AcpStreams } from "./streams.js";
 export { guessToolKind, type AcpToolKind } from "./tool-calls.js";
 export type { AcpSessionUpdate } from "./updates.js";
 export type { ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRunOptions } from "../shared.js";
+export { acpEditor, type AcpEditor, type AcpEditorOptions } from "./editor/acp-editor.js";
+export type { EditorLimits } from "./editor/editor-access.js";
+export { PathOutsideError } from "./editor/session-paths.js";

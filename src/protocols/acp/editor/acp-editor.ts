@@ -1,0 +1,106 @@
+// acpEditor(): the bridge that gives an agent what the editor offers. Its tools read and write
+// files through the editor (or the disk), run commands in the editor's terminal (or locally), and
+// reach the MCP servers the editor listed for each session. serveAcp() attaches it.
+
+import type { Tool } from "../../../agent/tool.js";
+import { silentLogger, type Logger } from "../../../types/logger.js";
+import type { AcpConnection, AcpEditorBridge } from "../editor-bridge.js";
+import type { AcpSessionInfo } from "../session-store.js";
+import { commandTool } from "./command-tool.js";
+import { DEFAULT_LIMITS, EditorAccess, type EditorLimits } from "./editor-access.js";
+import { fileTools } from "./file-tools.js";
+import { type McpServerConfig, SessionMcpServers } from "./mcp-servers.js";
+
+export interface AcpEditorOptions {
+  /** Caps on what tools return and how long commands run. */
+  limits?: Partial<EditorLimits>;
+  /** Ask the person before write_file, edit_file and run_command. Default true. */
+  askBeforeChanges?: boolean;
+  /** MCP transports besides stdio to accept from the editor. Default: HTTP and SSE. */
+  mcp?: { http?: boolean; sse?: boolean };
+  logger?: Logger;
+}
+
+export interface AcpEditor extends AcpEditorBridge {
+  /**
+   * The tools for `createAgent({ tools: editor.tools })`: read_file, write_file, edit_file,
+   * list_files, search_files and run_command, plus the tools of the session's MCP servers.
+   */
+  tools(context: { threadId: string }): Promise<Tool<unknown>[]>;
+  /**
+   * Instructions for `createAgent({ instructions: editor.instructions(base) })`: `base`, and a note
+   * naming any MCP server of the session that could not be reached, so the model knows.
+   */
+  instructions(base: string): (context: { threadId: string }) => string;
+}
+
+export function acpEditor(options: AcpEditorOptions = {}): AcpEditor {
+  const access = new EditorAccess({ ...DEFAULT_LIMITS, ...options.limits });
+  const logger = options.logger ?? silentLogger;
+  const ask = options.askBeforeChanges ?? true;
+  const own = [...fileTools(access, { ask }), commandTool(access, { ask })];
+  const servers = new Map<string, SessionMcpServers>();
+  const reported = new Map<string, number>();
+
+  const close = async (sessionId: string) => {
+    const current = servers.get(sessionId);
+    servers.delete(sessionId);
+    reported.delete(sessionId);
+    await current?.close();
+  };
+
+  return {
+    mcpCapabilities: { http: options.mcp?.http ?? true, sse: options.mcp?.sse ?? true },
+
+    attach(connection: AcpConnection) {
+      access.connection = connection;
+    },
+
+    async detach() {
+      await Promise.all([...servers.keys()].map(close));
+      access.connection = undefined;
+    },
+
+    async openSession(session: AcpSessionInfo) {
+      await close(session.id);
+      const configs = session.mcpServers as McpServerConfig[];
+      if (configs.length > 0) {
+        // Connecting starts now and goes on in the background; the first turn waits for it.
+        servers.set(session.id, new SessionMcpServers(configs, logger, () => access.limits.modelChars));
+      }
+    },
+
+    closeSession: close,
+
+    async takeNotices(sessionId: string) {
+      const session = servers.get(sessionId);
+      if (!session) {
+        return [];
+      }
+      await session.ready;
+      const already = reported.get(sessionId) ?? 0;
+      reported.set(sessionId, session.failures.length);
+      return session.failures.slice(already).map(({ server, reason }) => `The MCP server "${server}" is not available (${reason}); carrying on without its tools.`);
+    },
+
+    async tools({ threadId }) {
+      const session = servers.get(threadId);
+      if (!session) {
+        return own;
+      }
+      await session.ready;
+      return [...own, ...session.available()];
+    },
+
+    instructions(base) {
+      return ({ threadId }) => {
+        const failures = servers.get(threadId)?.failures ?? [];
+        if (failures.length === 0) {
+          return base;
+        }
+        const missing = failures.map(({ server, reason }) => `${server} (${reason})`).join("; ");
+        return `${base}\n\nThese MCP servers from the editor could not be reached, so their tools are missing: ${missing}.`;
+      };
+    },
+  };
+}

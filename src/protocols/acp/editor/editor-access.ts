@@ -1,0 +1,57 @@
+// What the editor tools need from the bridge: the session's directory, what the editor can do, a way
+// to ask it, and the output limits an integrator set.
+
+import { WeftError } from "../../../errors/weft-error.js";
+import type { AcpConnection } from "../editor-bridge.js";
+
+export interface EditorLimits {
+  /** The most characters of a tool's output the model sees (head and tail are kept). Default 40,000. */
+  modelChars: number;
+  /** The most bytes of a command's output kept (and asked of an editor terminal). Default 1 MiB. */
+  commandOutputBytes: number;
+  /** How long a command may run before it is stopped, in ms. Default 10 minutes; a call may ask for less. */
+  commandTimeoutMs: number;
+  /** The most entries a listing or a search returns. Default 500. */
+  maxEntries: number;
+}
+
+export const DEFAULT_LIMITS: EditorLimits = {
+  modelChars: 40_000,
+  commandOutputBytes: 1024 * 1024,
+  commandTimeoutMs: 10 * 60_000,
+  maxEntries: 500,
+};
+
+export class EditorAccess {
+  connection: AcpConnection | undefined;
+
+  constructor(readonly limits: EditorLimits) {}
+
+  /** The session's directory; tools run only inside a session. */
+  cwd(sessionId: string): string {
+    const session = this.connection?.session(sessionId);
+    if (!session) {
+      throw new WeftError("no_session", `No editor session ${sessionId} is open.`);
+    }
+    return session.cwd;
+  }
+
+  canRead(): boolean {
+    return Boolean(this.connection?.capabilities().fs?.readTextFile);
+  }
+
+  canWrite(): boolean {
+    return Boolean(this.connection?.capabilities().fs?.writeTextFile);
+  }
+
+  hasTerminal(): boolean {
+    return Boolean(this.connection?.capabilities().terminal);
+  }
+
+  request<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T> {
+    if (!this.connection) {
+      return Promise.reject(new WeftError("not_attached", "The editor bridge is not attached to a connection."));
+    }
+    return this.connection.request(method, params, signal) as Promise<T>;
+  }
+}
