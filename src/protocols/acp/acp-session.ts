@@ -35,6 +35,7 @@ export interface SessionServices {
   answer: ((prompt: string, interrupt: ProtocolInterrupt) => unknown) | undefined;
   contentLimit: number;
   maxPromptBytes: number;
+  failures: "error" | "message";
 }
 
 /** How many notifications may wait in the write queue before a turn waits for them. */
@@ -413,6 +414,11 @@ export class LiveSession {
     }
     if (outcome.status === "failed") {
       this.services.logger.error("The agent's run failed", { sessionId: this.id, error: outcome.error.message });
+      if (this.services.failures === "message") {
+        void this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n${outcome.error.message}` } });
+        await this.flushWrites();
+        return "end_turn";
+      }
       const code = (outcome.error as { code?: unknown }).code;
       throw new RequestError(-32603, `The agent failed: ${outcome.error.message}`, typeof code === "string" ? { code } : undefined);
     }

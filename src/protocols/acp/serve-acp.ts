@@ -53,6 +53,12 @@ export interface AcpOptions {
   maxPromptBytes?: number;
   /** The most characters of one tool call's output shown to the editor. Default 64 KiB. */
   contentLimit?: number;
+  /**
+   * What a turn whose run fails (a model that cannot be reached, a key that is refused) does:
+   * `error` (the default) answers the prompt with a JSON-RPC error; `message` tells the person what
+   * went wrong as the agent's message and ends the turn normally, as an end-user agent should.
+   */
+  failures?: "error" | "message";
 }
 
 /** A running ACP connection. */
@@ -214,6 +220,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
     answer: options.answer,
     contentLimit: options.contentLimit ?? DEFAULT_CONTENT_LIMIT,
     maxPromptBytes: options.maxPromptBytes ?? 16 * 1024 * 1024,
+    failures: options.failures ?? "error",
   };
   const bridgeConnection: AcpConnection = {
     request: (method, params, signal) => connection.client.request(method, params, signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined),

@@ -1,0 +1,64 @@
+// `weft acp`: wires the configured model and session store to the coding agent on stdio.
+
+import { PassThrough } from "node:stream";
+
+import { lazyModel } from "../models/lazy-model.js";
+import { UnconfiguredModel } from "../models/unconfigured-model.js";
+import { serveCodingAgent } from "../protocols/acp/coding-agent.js";
+import type { AcpStreams } from "../protocols/acp/streams.js";
+import { LazyStore } from "../stores/lazy-store.js";
+import { openStore } from "../stores/open-store.js";
+import type { Logger } from "../types/logger.js";
+import type { AgentConfig } from "./config.js";
+import { stderrLogger } from "./stderr-logger.js";
+
+export async function runAcp(config: AgentConfig, version: string): Promise<number> {
+  const logger = stderrLogger(config.logLevel);
+  const modelOptions: { apiKey?: string; baseURL?: string } = {};
+  if (config.apiKey) {
+    modelOptions.apiKey = config.apiKey;
+  }
+  if (config.baseURL) {
+    modelOptions.baseURL = config.baseURL;
+  }
+  const model = config.model ? lazyModel(config.model, modelOptions) : new UnconfiguredModel();
+  if (!config.model) {
+    logger.warn("No model is configured (set WEFT_MODEL or --model); every prompt will get a message saying how.");
+  }
+  const store = new LazyStore(() => openStore(config.sessions));
+  const streams: AcpStreams = config.logLevel === "debug" ? wireLog(logger) : { input: process.stdin, output: process.stdout };
+  const server = serveCodingAgent(streams, { model, store, logger, agentInfo: { name: "weft", title: "weft", version } });
+  process.once("SIGTERM", () => server.close());
+  await server.closed;
+  await store.close().catch(() => undefined);
+  return 0;
+}
+
+/** stdin and stdout with every ACP line copied to the debug log. */
+function wireLog(logger: Logger): AcpStreams {
+  const tap = (direction: string) => {
+    let pending = "";
+    return (chunk: Buffer | string) => {
+      pending += chunk.toString();
+      for (let newline = pending.indexOf("\n"); newline >= 0; newline = pending.indexOf("\n")) {
+        const line = pending.slice(0, newline);
+        pending = pending.slice(newline + 1);
+        logger.debug(`${direction} ${line.length > 2000 ? `${line.slice(0, 2000)}…` : line}`);
+      }
+    };
+  };
+  const input = new PassThrough();
+  const fromEditor = tap("editor →");
+  process.stdin.on("data", (chunk: Buffer) => {
+    fromEditor(chunk);
+    input.write(chunk);
+  });
+  process.stdin.on("end", () => input.end());
+  const output = new PassThrough();
+  const toEditor = tap("← agent");
+  output.on("data", (chunk: Buffer) => {
+    toEditor(chunk);
+    process.stdout.write(chunk);
+  });
+  return { input, output };
+}

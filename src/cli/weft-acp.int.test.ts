@@ -1,0 +1,146 @@
+// `weft acp` as an editor runs it: the built command as a child process, driven by the SDK client,
+// with its model pointed at the fake OpenAI-compatible server.
+
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import * as acp from "@agentclientprotocol/sdk";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import { AgentProcess, repoRoot } from "../../test/support/agent-process.js";
+import { NO_MODEL_MESSAGE } from "../models/unconfigured-model.js";
+import { FakeModelServer, type FakeScript } from "../testing/fake-model-server.js";
+
+let home: string;
+let project: string;
+let agents: AgentProcess[] = [];
+let model: FakeModelServer | undefined;
+
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), "weft-home-"));
+  project = mkdtempSync(join(tmpdir(), "weft-project-"));
+});
+
+afterEach(async () => {
+  for (const agent of agents) {
+    if (agent.child.exitCode === null) {
+      await agent.stop();
+    }
+    expect(agent.wire.problems).toEqual([]);
+  }
+  agents = [];
+  await model?.close();
+  model = undefined;
+  rmSync(home, { recursive: true, force: true });
+  rmSync(project, { recursive: true, force: true });
+});
+
+function weftAcp(env: Record<string, string | undefined>, args: string[] = []): AgentProcess {
+  const agent = AgentProcess.start({
+    command: process.execPath,
+    args: [join(repoRoot, "bin/weft.js"), "acp", ...args],
+    env: { XDG_STATE_HOME: home, WEFT_MODEL: undefined, WEFT_BASE_URL: undefined, WEFT_SESSIONS: undefined, OPENAI_API_KEY: undefined, ...env },
+  });
+  agents.push(agent);
+  return agent;
+}
+
+async function fakeModel(script: FakeScript): Promise<Record<string, string>> {
+  model = await FakeModelServer.start(script);
+  return { WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url };
+}
+
+describe("weft acp", () => {
+  it("reads a file and, only after permission, edits another on disk", async () => {
+    writeFileSync(join(project, "notes.md"), "Remember the milk.\n");
+    writeFileSync(join(project, "todo.txt"), "- buy bread\n");
+    const env = await fakeModel([
+      { toolCalls: [{ name: "read_file", arguments: { path: "notes.md" }, id: "r" }] },
+      { toolCalls: [{ name: "edit_file", arguments: { path: "todo.txt", old_text: "- buy bread", new_text: "- buy bread\n- buy milk" }, id: "e" }] },
+      { text: "Added milk to your list." },
+    ]);
+    const agent = weftAcp(env);
+    const init = await agent.initialize();
+    expect(init.agentInfo).toMatchObject({ name: "weft", title: "weft" });
+    let fileWhenAsked = "";
+    agent.answerPermission = (request) => {
+      fileWhenAsked = readFileSync(join(project, "todo.txt"), "utf8");
+      expect(request.toolCall).toMatchObject({ title: "edit_file todo.txt", kind: "edit" });
+      return { outcome: { outcome: "selected", optionId: "allow_once" } };
+    };
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "add milk to my todo list")).stopReason).toBe("end_turn");
+    expect(agent.permissions).toHaveLength(1);
+    expect(fileWhenAsked).toBe("- buy bread\n");
+    expect(readFileSync(join(project, "todo.txt"), "utf8")).toBe("- buy bread\n- buy milk\n");
+    expect(model?.requests[1]?.messages.find((message) => message.role === "tool")?.content).toBe("Remember the milk.\n");
+    expect(agent.textOf(sessionId)).toBe("Added milk to your list.");
+    // The default store is SQLite under $XDG_STATE_HOME.
+    expect(existsSync(join(home, "weft", "sessions.db"))).toBe(true);
+  });
+
+  it("reloads a session after a restart with the same --sessions file", async () => {
+    const sessions = join(home, "mine.db");
+    const env = await fakeModel([{ text: "First answer." }, { text: "Second answer." }]);
+    const first = weftAcp(env, ["--sessions", sessions]);
+    await first.initialize();
+    const sessionId = await first.newSession(project);
+    await first.prompt(sessionId, "first question");
+    await first.stop();
+
+    const second = weftAcp(env, ["--sessions", sessions]);
+    const init = await second.initialize();
+    expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({ list: {}, resume: {}, close: {} });
+    const listed = await second.agent.request(acp.methods.agent.session.list, { cwd: project });
+    expect(listed.sessions.map((session) => session.sessionId)).toEqual([sessionId]);
+    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
+    expect(second.textOf(sessionId)).toBe("First answer.");
+    await second.prompt(sessionId, "second question");
+    expect(model?.requests[1]?.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "user"]);
+  });
+
+  it("starts without a model and answers every prompt with how to configure one", async () => {
+    const agent = weftAcp({});
+    await agent.initialize();
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "hello?")).stopReason).toBe("end_turn");
+    expect(agent.textOf(sessionId)).toBe(NO_MODEL_MESSAGE);
+    expect(agent.stderr).toContain("No model is configured");
+  });
+
+  it("tells the person, in the turn, when the model cannot be reached or refuses the key", async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const server = createServer();
+      server.listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+    });
+    const unreachable = weftAcp({ WEFT_MODEL: "openai-compatible:gone", WEFT_BASE_URL: `http://127.0.0.1:${closedPort}/v1` });
+    await unreachable.initialize();
+    const sessionId = await unreachable.newSession(project);
+    expect((await unreachable.prompt(sessionId, "hello?")).stopReason).toBe("end_turn");
+    expect(unreachable.textOf(sessionId)).toMatch(/The model openai-compatible.*\/gone failed: the model server could not be reached/);
+    expect(unreachable.textOf(sessionId)).not.toMatch(/\n\s+at /);
+
+    const env = await fakeModel([{ status: 401, error: "Incorrect API key provided" }]);
+    const refused = weftAcp({ ...env, WEFT_API_KEY: "sk-wrong" });
+    await refused.initialize();
+    const other = await refused.newSession(project);
+    expect((await refused.prompt(other, "hello?")).stopReason).toBe("end_turn");
+    expect(refused.textOf(other)).toContain("the provider refused the API key (HTTP 401)");
+  });
+
+  it("writes a wire log to stderr with WEFT_LOG=debug, and nothing but ACP to stdout", async () => {
+    const env = await fakeModel([{ text: "hi" }]);
+    const agent = weftAcp({ ...env, WEFT_LOG: "debug" });
+    await agent.initialize();
+    const sessionId = await agent.newSession(project);
+    await agent.prompt(sessionId, "hello");
+    expect(agent.stderr).toContain('editor → {"jsonrpc":"2.0","id":0,"method":"initialize"');
+    expect(agent.stderr).toContain("← agent");
+    expect(agent.wire.problems).toEqual([]);
+  });
+});
