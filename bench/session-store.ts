@@ -1,110 +1,116 @@
-// Storage cost of a session, per driver: bytes written and time per turn at turns 10, 100 and
-// 1,000 of one session (each turn a prompt, a tool call, its result and an answer, all through
-// serveAcp and createAgent on the same store), and how long session/load of 10, 100 and 1,000-turn
-// sessions takes on a cold agent. Run: node --import tsx bench/session-store.ts [--turns N]
+// Sessions in each store driver: the bytes written and time taken per turn at turns 10, 100 and
+// 1,000 of a session served by the weft coding agent (each turn a prompt, a read_file call, its
+// result and an answer), and how long `weft acp` takes to answer session/load of sessions of 10,
+// 100 and 1,000 such turns, from a fresh process each time.
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
-import { z } from "zod";
 
-import { serveInProcess } from "../test/support/in-process.js";
-import { createAgent } from "../src/agent/create-agent.js";
-import { defineTool } from "../src/agent/tool.js";
-import { storeAcpSessions } from "../src/protocols/acp/store-sessions.js";
+import { connectInProcess } from "../test/support/in-process.js";
+import { serveCodingAgent } from "../src/protocols/acp/coding-agent.js";
+import type { AcpStreams } from "../src/protocols/acp/streams.js";
 import { openStore } from "../src/stores/open-store.js";
 import { ScriptedModel } from "../src/testing/scripted-model.js";
-import type { Store } from "../src/types/store.js";
+import { spawnAgent } from "./agent-client.js";
 import { CountingStore } from "./counting-store.js";
-import { formatBytes, formatMs, median } from "./stats.js";
+import { median } from "./stats.js";
+import type { AgentCommand } from "./startup.js";
 
 export interface SessionStoreResult {
   driver: string;
-  /** Turn number → median bytes and ms per turn around it. */
+  /** Turn number → median bytes and ms per turn over the five turns up to it. */
   perTurn: Map<number, { bytes: number; ms: number }>;
   /** Session length in turns → median session/load time in ms. */
   load: Map<number, number>;
 }
 
-const lookup = defineTool({ name: "lookup", description: "Looks a word up.", input: z.object({ word: z.string() }), execute: ({ word }) => `${word}: a word of ${word.length} letters.` });
-const answer = "Here is what I found about that word. ".repeat(6);
+const answer = "I read the notes; they say what the word means and where it is used. ".repeat(3);
 
+/** A model that reads notes.md, then answers: a turn with one tool call, as coding turns go. */
 function scriptedModel(): ScriptedModel {
-  return new ScriptedModel((call) => (call.prompt.at(-1)?.role === "tool" ? { text: [answer.slice(0, 100), answer.slice(100)] } : { toolCalls: [{ toolName: "lookup", input: { word: "weft" }, toolCallId: `call_${call.prompt.length}` }] }));
+  return new ScriptedModel((call) =>
+    call.prompt.at(-1)?.role === "tool"
+      ? { text: [answer.slice(0, 80), answer.slice(80)] }
+      : { toolCalls: [{ toolName: "read_file", input: { path: "notes.md" }, toolCallId: `call_${call.prompt.length}` }] },
+  );
 }
 
-async function serve(store: Store) {
-  return serveInProcess(createAgent({ model: scriptedModel(), tools: [lookup], store }), { sessions: storeAcpSessions(store) });
-}
-
-export async function benchSessionStore(driver: string, spec: string, turns: number[]): Promise<SessionStoreResult> {
-  const base = await openStore(spec);
-  const store = new CountingStore(base);
-  const agent = await serve(store);
-  const maxTurns = Math.max(...turns);
+/** Fills sessions of the given lengths through the coding agent, measuring the longest as it grows. */
+async function fill(spec: string, cwd: string, lengths: number[]) {
+  const store = new CountingStore(await openStore(spec));
+  const agent = await connectInProcess((streams: AcpStreams) => serveCodingAgent(streams, { model: scriptedModel(), store }));
+  const sessions = new Map<number, string>();
   const perTurnBytes: number[] = [];
   const perTurnMs: number[] = [];
-  const sessionsAt = new Map<number, string>();
-  const sessionId = await agent.newSession("/tmp");
-  const lengths = [...turns].sort((left, right) => left - right);
-  // One long session measured along the way; shorter sessions for the load timings are separate.
-  for (const length of lengths.slice(0, -1)) {
-    const short = await agent.newSession("/tmp");
+  const sorted = [...lengths].sort((left, right) => left - right);
+  for (const length of sorted.slice(0, -1)) {
+    const id = await agent.newSession(cwd);
     for (let turn = 0; turn < length; turn++) {
-      await agent.prompt(short, `What does word ${turn} mean?`);
+      await agent.prompt(id, `What does word ${turn} mean?`);
     }
-    sessionsAt.set(length, short);
+    sessions.set(length, id);
   }
-  for (let turn = 1; turn <= maxTurns; turn++) {
+  const longest = sorted.at(-1) as number;
+  const id = await agent.newSession(cwd);
+  for (let turn = 1; turn <= longest; turn++) {
     const bytes = store.bytes;
     const started = performance.now();
-    const response = await agent.prompt(sessionId, `What does word ${turn} mean?`);
+    const response = await agent.prompt(id, `What does word ${turn} mean?`);
     perTurnMs.push(performance.now() - started);
     perTurnBytes.push(store.bytes - bytes);
     if (response.stopReason !== "end_turn") {
       throw new Error(`turn ${turn} ended with ${response.stopReason}`);
     }
   }
-  sessionsAt.set(maxTurns, sessionId);
+  sessions.set(longest, id);
   agent.server.close();
+  await store.close();
   const perTurn = new Map<number, { bytes: number; ms: number }>();
-  for (const turn of turns) {
+  for (const turn of lengths) {
     const window = (values: number[]) => median(values.slice(Math.max(0, turn - 5), turn));
     perTurn.set(turn, { bytes: window(perTurnBytes), ms: window(perTurnMs) });
   }
-  const load = new Map<number, number>();
-  for (const [length, id] of sessionsAt) {
-    const times: number[] = [];
-    for (let attempt = 0; attempt < 5; attempt++) {
-      // A cold agent each time: nothing of the session is cached in memory.
-      const cold = await serve(store);
+  return { sessions, perTurn };
+}
+
+/** Time for a fresh `weft acp` to answer session/load (after initialize), median of `runs`. */
+async function loadTime(weft: AgentCommand, spec: string, cwd: string, sessionId: string, turns: number, runs: number): Promise<number> {
+  const times: number[] = [];
+  for (let run = 0; run <= runs; run++) {
+    const agent = spawnAgent(weft.command, weft.args, { ...weft.env, WEFT_SESSIONS: spec });
+    try {
+      const client = agent.connection.agent;
+      await client.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
       const started = performance.now();
-      await cold.client.request(acp.methods.agent.session.load, { sessionId: id, cwd: "/tmp", mcpServers: [] });
-      times.push(performance.now() - started);
-      // The client runs notification handlers without waiting for them; let the last ones finish.
-      for (let wait = 0; wait < 100 && cold.updates.length < length * 3; wait++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
+      await client.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+      const elapsed = performance.now() - started;
+      while (agent.updates < turns * 3) {
+        await new Promise((resolve) => setImmediate(resolve));
       }
-      const replayed = cold.updates.length;
-      if (replayed < length * 3) {
-        const written = cold.wire.fromAgent.filter((message) => message.method === "session/update").length;
-        throw new Error(`load of ${length} turns replayed only ${replayed} updates (${written} written; ${JSON.stringify(cold.wire.problems.slice(0, 3))})`);
+      if (run > 0) {
+        times.push(elapsed);
       }
-      cold.server.close();
+    } finally {
+      await agent.stop();
     }
-    load.set(length, median(times));
   }
-  await store.close();
+  return median(times);
+}
+
+export async function benchSessionStore(weft: AgentCommand, driver: string, spec: string, cwd: string, turns: number[], runs: number): Promise<SessionStoreResult> {
+  writeFileSync(join(cwd, "notes.md"), "weft: the threads woven across the warp.\n");
+  const { sessions, perTurn } = await fill(spec, cwd, turns);
+  const load = new Map<number, number>();
+  for (const length of turns) {
+    load.set(length, await loadTime(weft, spec, cwd, sessions.get(length) as string, length, runs));
+  }
   return { driver, perTurn, load };
 }
 
 export function sessionStoreDrivers(temp: string): Array<{ driver: string; spec: string }> {
-  const drivers = [
-    { driver: "memory", spec: "memory" },
-    { driver: "sqlite", spec: join(temp, "bench.db") },
-  ];
+  const drivers = [{ driver: "sqlite", spec: join(temp, "bench.db") }];
   const stamp = Date.now().toString(36);
   if (process.env.WEFT_TEST_POSTGRES_URL) {
     const url = new URL(process.env.WEFT_TEST_POSTGRES_URL);
@@ -117,35 +123,4 @@ export function sessionStoreDrivers(temp: string): Array<{ driver: string; spec:
     drivers.push({ driver: "redis", spec: url.toString() });
   }
   return drivers;
-}
-
-export function sessionStoreTable(results: SessionStoreResult[], turns: number[]): string {
-  const lines = ["| driver | " + turns.map((turn) => `bytes/turn @${turn}`).join(" | ") + " | " + turns.map((turn) => `ms/turn @${turn}`).join(" | ") + " | " + turns.map((turn) => `load ${turn} turns`).join(" | ") + " |"];
-  lines.push(`|${"---|".repeat(1 + turns.length * 3)}`);
-  for (const result of results) {
-    const cells = [
-      ...turns.map((turn) => formatBytes(result.perTurn.get(turn)?.bytes ?? 0)),
-      ...turns.map((turn) => formatMs(result.perTurn.get(turn)?.ms ?? 0)),
-      ...turns.map((turn) => formatMs(result.load.get(turn) ?? 0)),
-    ];
-    lines.push(`| ${result.driver} | ${cells.join(" | ")} |`);
-  }
-  return lines.join("\n");
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const turnsFlag = process.argv.indexOf("--turns");
-  const maxTurns = turnsFlag > 0 ? Number(process.argv[turnsFlag + 1]) : 1000;
-  const turns = [10, 100, 1000].filter((turn) => turn <= maxTurns);
-  const temp = mkdtempSync(join(tmpdir(), "weft-bench-"));
-  try {
-    const results: SessionStoreResult[] = [];
-    for (const { driver, spec } of sessionStoreDrivers(temp)) {
-      process.stderr.write(`session store: ${driver}…\n`);
-      results.push(await benchSessionStore(driver, spec, turns));
-    }
-    process.stdout.write(`${sessionStoreTable(results, turns)}\n`);
-  } finally {
-    rmSync(temp, { recursive: true, force: true });
-  }
 }

@@ -58,9 +58,17 @@ export { GraphDefinitionError, LeaseLostError, NodeFailedError, ThreadBusyError,
 export type { ProtocolEvent, ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRun, ProtocolRunOptions, ProtocolThread } from "./protocols/shared.js";
 
 // Agents: the model/tool loop.
-export { approvalId, createAgent, type AgentChannels, type AgentInput, type AgentOptions, type ApprovalPolicy, type ToolQuestion } from "./agent/create-agent.js";
+export { approvalId, createAgent, type AgentChannels, type AgentInput, type AgentOptions, type ApprovalPolicy, type ToolList, type ToolQuestion } from "./agent/create-agent.js";
 export { defineTool, type Tool, type ToolContext, type ToolOutput } from "./agent/tool.js";
 export { ModelCallError } from "./agent/agent-errors.js";
 
 // Models by "provider:model" string.
 export { MODEL_PROVIDERS, ModelSpecError, parseModelSpec, resolveModel, type ModelProvider, type ResolveModelOptions } from "./models/resolve-model.js";
+export { lazyModel } from "./models/lazy-model.js";
+
+// Stores by string ("memory", a SQLite path, postgres://…, redis://…), opened now or on first use.
+export { openStore } from "./stores/open-store.js";
+export { LazyStore } from "./stores/lazy-store.js";
+
+// Logging (library code logs only through a logger it is given).
+export { silentLogger, type Logger } from "./types/logger.js";

@@ -27,7 +27,8 @@ export async function runAcp(config: AgentConfig, version: string): Promise<numb
   }
   const store = new LazyStore(() => openStore(config.sessions));
   const streams: AcpStreams = config.logLevel === "debug" ? wireLog(logger) : { input: process.stdin, output: process.stdout };
-  const server = serveCodingAgent(streams, { model, store, logger, agentInfo: { name: "weft", title: "weft", version } });
+  // Open the session store while the editor is busy with our answer to initialize.
+  const server = serveCodingAgent(streams, { model, store, logger, agentInfo: { name: "weft", title: "weft", version }, onInitialized: () => store.warm() });
   process.once("SIGTERM", () => server.close());
   await server.closed;
   await store.close().catch(() => undefined);

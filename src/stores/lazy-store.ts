@@ -8,6 +8,11 @@ export class LazyStore implements Store {
 
   constructor(private readonly open: () => Promise<Store>) {}
 
+  /** Opens the store now, ahead of its first use; a failure is left for that use to report. */
+  warm(): void {
+    this.store().catch(() => undefined);
+  }
+
   private store(): Promise<Store> {
     this.opened ??= this.open().catch((error: unknown) => {
       this.opened = undefined;

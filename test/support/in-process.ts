@@ -5,7 +5,7 @@ import { PassThrough, Readable, Writable } from "node:stream";
 
 import * as acp from "@agentclientprotocol/sdk";
 
-import { serveAcp, type AcpOptions, type AcpServer } from "../../src/protocols/acp/index.js";
+import { serveAcp, type AcpOptions, type AcpServer, type AcpStreams } from "../../src/protocols/acp/index.js";
 import type { ProtocolGraph } from "../../src/protocols/shared.js";
 import { WireChecker } from "./acp-wire.js";
 
@@ -25,7 +25,12 @@ export interface InProcessAgent {
   end(): void;
 }
 
-export async function serveInProcess(graph: ProtocolGraph, options: AcpOptions = {}, configure?: (app: acp.ClientApp) => acp.ClientApp): Promise<InProcessAgent> {
+export function serveInProcess(graph: ProtocolGraph, options: AcpOptions = {}, configure?: (app: acp.ClientApp) => acp.ClientApp): Promise<InProcessAgent> {
+  return connectInProcess((streams) => serveAcp(graph, streams, options), configure);
+}
+
+/** Like serveInProcess, for an agent served by some other function (such as serveCodingAgent). */
+export async function connectInProcess(serve: (streams: AcpStreams) => AcpServer, configure?: (app: acp.ClientApp) => acp.ClientApp): Promise<InProcessAgent> {
   // Each direction is two streams joined by a tap, so every stream has exactly one reader.
   const fromClient = new PassThrough();
   const toAgent = new PassThrough();
@@ -34,7 +39,7 @@ export async function serveInProcess(graph: ProtocolGraph, options: AcpOptions =
   const wire = new WireChecker();
   tap(fromClient, toAgent, (line) => wire.fromClientLine(line));
   tap(fromAgent, toClient, (line) => wire.fromAgentLine(line));
-  const server = serveAcp(graph, { input: toAgent, output: fromAgent }, options);
+  const server = serve({ input: toAgent, output: fromAgent });
   const agent: InProcessAgent = {
     server,
     wire,

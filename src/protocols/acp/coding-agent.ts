@@ -29,6 +29,8 @@ export interface CodingAgentOptions {
   logger?: Logger;
   agentInfo?: { name: string; version: string; title?: string };
   instructions?: string;
+  /** Called once the editor's `initialize` is answered, to warm up the store or the model. */
+  onInitialized?: () => void;
 }
 
 export function serveCodingAgent(streams: AcpStreams, options: CodingAgentOptions): AcpServer {
@@ -46,6 +48,7 @@ export function serveCodingAgent(streams: AcpStreams, options: CodingAgentOption
     editor,
     sessions: storeAcpSessions(options.store),
     failures: "message",
+    ...(options.onInitialized ? { onInitialized: options.onInitialized } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
 }

@@ -54,6 +54,11 @@ export interface AcpOptions {
   /** The most characters of one tool call's output shown to the editor. Default 64 KiB. */
   contentLimit?: number;
   /**
+   * Called once the first `initialize` has been answered: the moment to warm up what the first
+   * session will need (open the session store, load a model provider) without delaying the answer.
+   */
+  onInitialized?: () => void;
+  /**
    * What a turn whose run fails (a model that cannot be reached, a key that is refused) does:
    * `error` (the default) answers the prompt with a JSON-RPC error; `message` tells the person what
    * went wrong as the agent's message and ends the turn normally, as an end-user agent should.
@@ -84,6 +89,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
   const logger = options.logger ?? silentLogger;
   const sessions = new Map<string, LiveSession>();
   let clientCapabilities: AcpClientCapabilities = {};
+  let initialized = false;
 
   const app = acp.agent({ name: options.agentInfo?.name ?? graph.name });
   const live = (sessionId: string): LiveSession => {
@@ -113,6 +119,11 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
   app
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       clientCapabilities = readCapabilities(params.clientCapabilities);
+      if (options.onInitialized && !initialized) {
+        initialized = true;
+        // After the answer is written: the SDK sends it when this handler returns.
+        setImmediate(options.onInitialized);
+      }
       const sessionCapabilities: Record<string, object> = { resume: {}, close: {} };
       if (store.list) {
         sessionCapabilities.list = {};

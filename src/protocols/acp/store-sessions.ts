@@ -86,8 +86,10 @@ class StoredSessions implements SharedAcpSessionStore {
     }
     const value = meta.value as unknown as Meta;
     const history: Message[] = [];
-    for (let offset = 0; ; offset += PAGE) {
-      const page = await this.store.search(namespace, { limit: PAGE, offset });
+    // One read for the whole conversation (its messages, `meta`, `lease`, and a few leftovers).
+    const limit = value.count + 64;
+    for (let offset = 0; ; offset += limit) {
+      const page = await this.store.search(namespace, { limit, offset });
       for (const item of page) {
         // Message items sort before `meta` and `lease`; ones at or past `count` are leftovers of an unfinished write.
         const entry = item.value as unknown as { index?: number; message?: Message };
@@ -95,7 +97,7 @@ class StoredSessions implements SharedAcpSessionStore {
           history.push(entry.message);
         }
       }
-      if (page.length < PAGE) {
+      if (page.length < limit) {
         break;
       }
     }

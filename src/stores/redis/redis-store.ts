@@ -76,7 +76,7 @@ type Scripted = Redis & {
   weftPrune(...args: [number, ...string[]]): Promise<number>;
 };
 
-const CHUNK = 200;
+const CHUNK = 1000;
 
 export class RedisStore implements Store {
   readonly client: Redis;

@@ -1,0 +1,97 @@
+// npm run bench: every benchmark, weft side by side with a bare agent written on the ACP SDK alone
+// (bench/bare-agent.mjs), measured in the same run. Prints a Markdown table. Never part of npm test.
+//
+//   npm run bench              everything (a few minutes)
+//   npm run bench -- --quick   fewer runs and shorter sessions, to try things out
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+
+import { cleanUpStores } from "../test/support/servers.js";
+import { coldNotifications } from "./bare-replay.js";
+import { tokenLatency } from "./latency.js";
+import { bytesPerSession } from "./memory.js";
+import { benchSessionStore, sessionStoreDrivers, type SessionStoreResult } from "./session-store.js";
+import { formatBytes, formatMs } from "./stats.js";
+import { benchStartup, type AgentCommand } from "./startup.js";
+import { chunksPerSecond } from "./throughput.js";
+
+const quick = process.argv.includes("--quick");
+const runs = quick ? 3 : 12;
+const turns = quick ? [10, 100] : [10, 100, 1000];
+const temp = mkdtempSync(join(tmpdir(), "weft-bench-"));
+const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
+
+const weftEnv = { XDG_STATE_HOME: temp, WEFT_LOG: "silent", WEFT_MODEL: undefined };
+const weft: AgentCommand = { name: "weft acp", command: process.execPath, args: ["bin/weft.js", "acp"], env: weftEnv };
+const bare: AgentCommand = { name: "bare SDK agent", command: process.execPath, args: ["bench/bare-agent.mjs"] };
+const streamer: AgentCommand = { name: "weft serveAcp graph", command: process.execPath, args: ["bench/stream-agent.mjs"] };
+
+const rows: string[] = [];
+const row = (measure: string, weftValue: string, bareValue: string, ratio: string, target: string) => rows.push(`| ${measure} | ${weftValue} | ${bareValue} | ${ratio} | ${target} |`);
+const ratio = (value: number, baseline: number) => `${(value / baseline).toFixed(2)}x`;
+
+try {
+  log(`start-up, ${runs} runs each after a warm-up`);
+  const startup = await benchStartup([bare, weft], runs);
+  const weftStart = startup.get(weft.name);
+  const bareStart = startup.get(bare.name);
+  if (weftStart && bareStart) {
+    row("spawn → initialize answered (median)", formatMs(weftStart.initializeMs), formatMs(bareStart.initializeMs), ratio(weftStart.initializeMs, bareStart.initializeMs), "≤ 1.0x");
+    row("spawn → session/new answered (median)", formatMs(weftStart.newSessionMs), formatMs(bareStart.newSessionMs), ratio(weftStart.newSessionMs, bareStart.newSessionMs), "≤ 1.2x");
+    row("RSS after session/new (median)", formatBytes(weftStart.rssBytes), formatBytes(bareStart.rssBytes), ratio(weftStart.rssBytes, bareStart.rssBytes), "≤ 1.3x");
+  }
+
+  log("streaming throughput");
+  const chunks = quick ? 20_000 : 100_000;
+  const bareRate = await chunksPerSecond(bare, chunks, runs > 3 ? 5 : 2);
+  const weftRate = await chunksPerSecond(streamer, chunks, runs > 3 ? 5 : 2);
+  row(`agent_message_chunks per second (${chunks.toLocaleString("en")} deltas, median)`, Math.round(weftRate).toLocaleString("en"), Math.round(bareRate).toLocaleString("en"), ratio(weftRate, bareRate), "≥ 0.9x");
+
+  log("token latency");
+  const paced = await tokenLatency(weft, 200, 20);
+  const flat = await tokenLatency(weft, 2000, 0);
+  row("model token → client chunk, 50 tokens/s (median / p99)", `${formatMs(paced.medianMs)} / ${formatMs(paced.p99Ms)}`, "n/a", "", "");
+  row("model token → client chunk, 2,000 tokens at once (median / p99)", `${formatMs(flat.medianMs)} / ${formatMs(flat.p99Ms)}`, "n/a", "", "");
+
+  log("idle memory per session");
+  const sessions = quick ? 200 : 1000;
+  const weftPerSession = await bytesPerSession(weft, sessions);
+  const barePerSession = await bytesPerSession(bare, sessions);
+  row(`idle memory per open session (${sessions.toLocaleString("en")} open)`, formatBytes(weftPerSession), formatBytes(barePerSession), ratio(weftPerSession, barePerSession), "");
+
+  const longest = Math.max(...turns);
+  const floor = await coldNotifications(bare, longest * 3, quick ? 2 : 5);
+  const stores: SessionStoreResult[] = [];
+  const drivers = sessionStoreDrivers(temp);
+  for (const { driver, spec } of drivers) {
+    log(`sessions on ${driver}`);
+    stores.push(await benchSessionStore(weft, driver, spec, temp, turns, quick ? 2 : 5));
+  }
+  for (const result of stores) {
+    for (const length of turns) {
+      const loaded = result.load.get(length) ?? 0;
+      const target = result.driver === "sqlite" && length === 1000 ? "< 100 ms" : "";
+      const baseline = length === longest ? `${formatMs(floor)} (sending ${(longest * 3).toLocaleString("en")} updates)` : "";
+      row(`session/load, ${length.toLocaleString("en")} turns, ${result.driver}`, formatMs(loaded), baseline, "", target);
+    }
+    const first = result.perTurn.get(turns[0] as number);
+    const last = result.perTurn.get(longest);
+    for (const turn of turns) {
+      const cost = result.perTurn.get(turn);
+      row(`bytes written / time per turn at turn ${turn.toLocaleString("en")}, ${result.driver}`, `${formatBytes(cost?.bytes ?? 0)} / ${formatMs(cost?.ms ?? 0)}`, "", turn === longest && first && last ? `${(last.bytes / first.bytes).toFixed(2)}x turn ${turns[0]}` : "", turn === longest ? "bytes ≤ 1.5x turn 10" : "");
+    }
+  }
+  await cleanUpStores(drivers.map((driver) => driver.spec).filter((spec) => spec.includes("://")));
+
+  const header = [
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${formatBytes(totalmem())} RAM, Node ${process.version}. ${new Date().toISOString().slice(0, 10)}.`,
+    "",
+    "| measure | weft | bare SDK agent | ratio | target |",
+    "| --- | --- | --- | --- | --- |",
+  ];
+  process.stdout.write(`${[...header, ...rows].join("\n")}\n`);
+} finally {
+  rmSync(temp, { recursive: true, force: true });
+}
