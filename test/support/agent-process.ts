@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 
 import { WireChecker } from "./acp-wire.js";
+import { lineSplitter } from "./lines.js";
 
 export const fixturesDir = fileURLToPath(new URL("../fixtures/", import.meta.url));
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -186,26 +187,15 @@ export class AgentProcess {
 
   private fromAgent(): ReadableStream<Uint8Array> {
     const stdout = this.child.stdout;
-    let pending = "";
+    const lines = lineSplitter((line) => this.wire.fromAgentLine(line));
     return new ReadableStream({
       start: (controller) => {
         stdout?.on("data", (chunk: Buffer) => {
-          pending += chunk.toString("utf8");
-          let newline = pending.indexOf("\n");
-          while (newline >= 0) {
-            const line = pending.slice(0, newline);
-            pending = pending.slice(newline + 1);
-            if (line.trim()) {
-              this.wire.fromAgentLine(line);
-            }
-            newline = pending.indexOf("\n");
-          }
+          lines.push(chunk);
           controller.enqueue(new Uint8Array(chunk));
         });
         stdout?.on("end", () => {
-          if (pending.trim()) {
-            this.wire.fromAgentLine(pending);
-          }
+          lines.end();
           controller.close();
         });
       },

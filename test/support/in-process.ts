@@ -8,6 +8,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { serveAcp, type AcpOptions, type AcpServer, type AcpStreams } from "../../src/protocols/acp/index.js";
 import type { ProtocolGraph } from "../../src/protocols/shared.js";
 import { WireChecker } from "./acp-wire.js";
+import { lineSplitter } from "./lines.js";
 
 export interface InProcessAgent {
   server: AcpServer;
@@ -79,19 +80,10 @@ export async function connectInProcess(serve: (streams: AcpStreams) => AcpServer
 }
 
 function tap(source: PassThrough, target: PassThrough, onLine: (line: string) => void): void {
-  let pending = "";
+  const lines = lineSplitter(onLine);
   source.on("end", () => target.end());
   source.on("data", (chunk: Buffer) => {
     target.write(chunk);
-    pending += chunk.toString("utf8");
-    let newline = pending.indexOf("\n");
-    while (newline >= 0) {
-      const line = pending.slice(0, newline);
-      pending = pending.slice(newline + 1);
-      if (line.trim()) {
-        onLine(line);
-      }
-      newline = pending.indexOf("\n");
-    }
+    lines.push(chunk);
   });
 }

@@ -40,7 +40,6 @@ function withParameter(url: string, name: string, value: string): string {
 /** Drops what tests created on the shared servers: Postgres schemas and Redis key prefixes. */
 export async function cleanUpStores(specs: readonly string[]): Promise<void> {
   const pg = await import("pg");
-  const { Redis } = await import("ioredis");
   for (const spec of specs) {
     const url = new URL(spec.startsWith("/") ? `file://${spec}` : spec);
     const schema = url.searchParams.get("schema");
@@ -54,16 +53,22 @@ export async function cleanUpStores(specs: readonly string[]): Promise<void> {
       await client.end();
     }
     if (prefix && redisUrl) {
-      const admin = new Redis(url.toString());
-      let cursor = "0";
-      do {
-        const [next, keys] = await admin.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
-        cursor = next;
-        if (keys.length > 0) {
-          await admin.del(...keys);
-        }
-      } while (cursor !== "0");
-      admin.disconnect();
+      await deleteRedisPrefix(url.toString(), prefix);
     }
   }
+}
+
+/** Deletes every key under a prefix (test clean-up only: the store itself never scans keys). */
+export async function deleteRedisPrefix(url: string, prefix: string): Promise<void> {
+  const { Redis } = await import("ioredis");
+  const admin = new Redis(url);
+  let cursor = "0";
+  do {
+    const [next, keys] = await admin.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
+    cursor = next;
+    if (keys.length > 0) {
+      await admin.del(...keys);
+    }
+  } while (cursor !== "0");
+  admin.disconnect();
 }

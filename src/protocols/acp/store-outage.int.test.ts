@@ -52,44 +52,61 @@ async function stopRedis(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-describe.skipIf(skip !== undefined)(`a store that goes away${skip ? ` (skipped: ${skip})` : ""}`, () => {
+/**
+ * One session through an outage: a turn, the store goes away (a prompt then gets a clear error and
+ * the agent still answers), the store comes back (the session works again), and a new process
+ * reloads the session with both acknowledged turns in it.
+ */
+async function throughOutage(store: string, goDown: () => Promise<void>, comeBack: () => Promise<void>): Promise<void> {
+  const model = await FakeModelServer.start((request) => ({ text: `reply ${request.messages.filter((message) => message.role === "user").length}` }));
+  const agent = AgentProcess.start({ fixture: "agent.ts", env: { FAKE_MODEL_URL: model.url, WEFT_TEST_STORE: store } });
+  try {
+    await agent.initialize();
+    const sessionId = await agent.newSession(dir);
+    expect((await agent.prompt(sessionId, "first")).stopReason).toBe("end_turn");
+
+    await goDown();
+    await expect(agent.prompt(sessionId, "while down")).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("store is unavailable") });
+    expect(agent.child.exitCode).toBeNull();
+    expect((await agent.initialize()).protocolVersion).toBe(1);
+
+    await comeBack();
+    // Drivers reconnect by themselves; the session works again as soon as they have.
+    await expect
+      .poll(async () => (await agent.agent.request(acp.methods.agent.session.list, {}).then(() => "up", () => "down")), { timeout: 15_000, interval: 200 })
+      .toBe("up");
+    expect((await agent.prompt(sessionId, "second")).stopReason).toBe("end_turn");
+    expect(agent.wire.problems).toEqual([]);
+    await agent.stop();
+
+    const reader = AgentProcess.start({ fixture: "agent.ts", env: { FAKE_MODEL_URL: model.url, WEFT_TEST_STORE: store } });
+    await reader.initialize();
+    await reader.agent.request(acp.methods.agent.session.load, { sessionId, cwd: dir, mcpServers: [] });
+    const users = reader.updatesOf(sessionId).flatMap((update) => (update.sessionUpdate === "user_message_chunk" && update.content.type === "text" ? [update.content.text] : []));
+    expect(users).toEqual(["first", "second"]);
+    expect(reader.textOf(sessionId)).toBe("reply 1reply 2");
+    await reader.stop();
+  } finally {
+    if (agent.child.exitCode === null) {
+      await agent.stop();
+    }
+    await model.close();
+  }
+}
+
+describe.skipIf(skip !== undefined)(`a Redis that stops${skip ? ` (skipped: ${skip})` : ""}`, () => {
   it("answers a clear error while Redis is down, keeps running, and loses nothing once it is back", async () => {
     const port = await freePort();
     let redis = await startRedis(port);
-    const model = await FakeModelServer.start((request) => ({ text: `reply ${request.messages.filter((message) => message.role === "user").length}` }));
-    const store = `redis://127.0.0.1:${port}`;
-    const agent = AgentProcess.start({ fixture: "agent.ts", env: { FAKE_MODEL_URL: model.url, WEFT_TEST_STORE: store } });
     try {
-      await agent.initialize();
-      const sessionId = await agent.newSession(dir);
-      expect((await agent.prompt(sessionId, "first")).stopReason).toBe("end_turn");
-
-      await stopRedis(redis);
-      await expect(agent.prompt(sessionId, "while down")).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("store is unavailable") });
-      expect(agent.child.exitCode).toBeNull();
-      expect((await agent.initialize()).protocolVersion).toBe(1);
-
-      redis = await startRedis(port);
-      // The client reconnects by itself; the session works again as soon as it has.
-      await expect
-        .poll(async () => (await agent.agent.request(acp.methods.agent.session.list, {}).then(() => "up", () => "down")), { timeout: 15_000, interval: 200 })
-        .toBe("up");
-      expect((await agent.prompt(sessionId, "second")).stopReason).toBe("end_turn");
-      expect(agent.wire.problems).toEqual([]);
-      await agent.stop();
-
-      const reader = AgentProcess.start({ fixture: "agent.ts", env: { FAKE_MODEL_URL: model.url, WEFT_TEST_STORE: store } });
-      await reader.initialize();
-      await reader.agent.request(acp.methods.agent.session.load, { sessionId, cwd: dir, mcpServers: [] });
-      const users = reader.updatesOf(sessionId).flatMap((update) => (update.sessionUpdate === "user_message_chunk" && update.content.type === "text" ? [update.content.text] : []));
-      expect(users).toEqual(["first", "second"]);
-      expect(reader.textOf(sessionId)).toBe("reply 1reply 2");
-      await reader.stop();
+      await throughOutage(
+        `redis://127.0.0.1:${port}`,
+        () => stopRedis(redis),
+        async () => {
+          redis = await startRedis(port);
+        },
+      );
     } finally {
-      if (agent.child.exitCode === null) {
-        await agent.stop();
-      }
-      await model.close();
       await stopRedis(redis).catch(() => undefined);
     }
   });
@@ -103,39 +120,17 @@ describe.skipIf(postgresSkip !== undefined)(`a Postgres that becomes unreachable
     const through = new URL(target);
     through.port = String(proxy.port);
     through.searchParams.set("schema", uniqueName("weft_test"));
-    const store = through.toString();
-    const model = await FakeModelServer.start((request) => ({ text: `reply ${request.messages.filter((message) => message.role === "user").length}` }));
-    const agent = AgentProcess.start({ fixture: "agent.ts", env: { FAKE_MODEL_URL: model.url, WEFT_TEST_STORE: store } });
     try {
-      await agent.initialize();
-      const sessionId = await agent.newSession(dir);
-      expect((await agent.prompt(sessionId, "first")).stopReason).toBe("end_turn");
-
-      await proxy.down();
-      await expect(agent.prompt(sessionId, "while down")).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("store is unavailable") });
-      expect((await agent.initialize()).protocolVersion).toBe(1);
-
-      await proxy.up();
-      await expect
-        .poll(async () => (await agent.agent.request(acp.methods.agent.session.list, {}).then(() => "up", () => "down")), { timeout: 15_000, interval: 200 })
-        .toBe("up");
-      expect((await agent.prompt(sessionId, "second")).stopReason).toBe("end_turn");
-      expect(agent.wire.problems).toEqual([]);
-      await agent.stop();
-
-      const reader = AgentProcess.start({ fixture: "agent.ts", env: { FAKE_MODEL_URL: model.url, WEFT_TEST_STORE: store } });
-      await reader.initialize();
-      await reader.agent.request(acp.methods.agent.session.load, { sessionId, cwd: dir, mcpServers: [] });
-      const users = reader.updatesOf(sessionId).flatMap((update) => (update.sessionUpdate === "user_message_chunk" && update.content.type === "text" ? [update.content.text] : []));
-      expect(users).toEqual(["first", "second"]);
-      await reader.stop();
+      await throughOutage(
+        through.toString(),
+        () => proxy.down(),
+        () => proxy.up(),
+      );
     } finally {
-      if (agent.child.exitCode === null) {
-        await agent.stop();
-      }
-      await model.close();
       await proxy.down();
-      await cleanUpStores([store.replace(`:${proxy.port}/`, `:${target.port || 5432}/`)]);
+      const direct = new URL(through);
+      direct.port = target.port || "5432";
+      await cleanUpStores([direct.toString()]);
     }
   });
 });

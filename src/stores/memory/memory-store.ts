@@ -11,8 +11,8 @@ import type {
   Store,
   StoreItem,
 } from "../../types/store.js";
-import { matchesFilter } from "../filter.js";
 import { selectNamespaces } from "../list-namespaces.js";
+import { takePage } from "../page.js";
 import {
   checkKey,
   checkNamespace,
@@ -76,34 +76,22 @@ export class MemoryStore implements Store {
 
   async search(prefix: Namespace, options: SearchOptions = {}): Promise<StoreItem[]> {
     checkNamespace(prefix, { allowEmpty: true });
-    const { filter, limit = 10, offset = 0 } = options;
     const encodedPrefix = encodeNamespace(prefix);
     const matching = [...this.namespaces.keys()].filter((encoded) => encoded.startsWith(encodedPrefix)).sort(compareCodePoints);
-    const found: StoreItem[] = [];
-    let skipped = 0;
-    for (const encoded of matching) {
-      const namespace = decodeNamespace(encoded);
-      const keys = [...(this.namespaces.get(encoded)?.keys() ?? [])].sort(compareCodePoints);
-      for (const key of keys) {
-        const entry = this.live(encoded, key);
-        if (!entry) {
-          continue;
-        }
-        const item = toItem(namespace, key, entry);
-        if (!matchesFilter(item.value, filter)) {
-          continue;
-        }
-        if (skipped < offset) {
-          skipped++;
-          continue;
-        }
-        found.push(item);
-        if (found.length >= limit) {
-          return found;
+    const live = (encoded: string, key: string) => this.live(encoded, key);
+    const keysOf = (encoded: string) => [...(this.namespaces.get(encoded)?.keys() ?? [])].sort(compareCodePoints);
+    const items = function* () {
+      for (const encoded of matching) {
+        const namespace = decodeNamespace(encoded);
+        for (const key of keysOf(encoded)) {
+          const entry = live(encoded, key);
+          if (entry) {
+            yield toItem(namespace, key, entry);
+          }
         }
       }
-    }
-    return found;
+    };
+    return takePage(items(), options);
   }
 
   async listNamespaces(options: ListNamespacesOptions = {}): Promise<string[][]> {

@@ -15,8 +15,9 @@ import type {
   Store,
   StoreItem,
 } from "../../types/store.js";
-import { matchesFilter } from "../filter.js";
 import { selectNamespaces } from "../list-namespaces.js";
+import { takePage } from "../page.js";
+import { type ItemRow, rowToItem as toItem } from "../sql-rows.js";
 import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../namespace.js";
 
 export interface PostgresStoreOptions {
@@ -28,16 +29,6 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** Table name prefix. Default `weft`. */
   tablePrefix?: string;
-}
-
-interface Row {
-  ns: string;
-  key: string;
-  value: string;
-  created_at: string;
-  updated_at: string;
-  expires_at: string | null;
-  revision: string | number;
 }
 
 const MIGRATIONS: Array<(items: string, prefix: string) => string> = [
@@ -95,7 +86,7 @@ export class PostgresStore implements Store {
   async get(namespace: Namespace, key: string): Promise<StoreItem | undefined> {
     checkNamespace(namespace);
     checkKey(namespace, key);
-    const { rows } = await this.query<Row>(`SELECT * FROM ${this.items} WHERE ns = $1 AND key = $2 AND (expires_at IS NULL OR expires_at > $3)`, [
+    const { rows } = await this.query<ItemRow>(`SELECT * FROM ${this.items} WHERE ns = $1 AND key = $2 AND (expires_at IS NULL OR expires_at > $3)`, [
       encodeNamespace(namespace),
       key,
       Date.now(),
@@ -165,31 +156,20 @@ export class PostgresStore implements Store {
     const bounds: unknown[] = upper === undefined ? [Date.now()] : [Date.now(), lower, upper];
     const at = bounds.length;
     if (!filter) {
-      const { rows } = await this.query<Row>(`${base} LIMIT $${at + 1} OFFSET $${at + 2}`, [...bounds, limit, offset]);
+      const { rows } = await this.query<ItemRow>(`${base} LIMIT $${at + 1} OFFSET $${at + 2}`, [...bounds, limit, offset]);
       return rows.map(toItem);
     }
-    const found: StoreItem[] = [];
-    let skipped = 0;
-    for (let page = 0; ; page += BATCH) {
-      const { rows } = await this.query<Row>(`${base} LIMIT $${at + 1} OFFSET $${at + 2}`, [...bounds, BATCH, page]);
-      for (const row of rows) {
-        const item = toItem(row);
-        if (!matchesFilter(item.value, filter)) {
-          continue;
-        }
-        if (skipped < offset) {
-          skipped++;
-          continue;
-        }
-        found.push(item);
-        if (found.length >= limit) {
-          return found;
+    const query = this.query.bind(this);
+    const items = async function* () {
+      for (let page = 0; ; page += BATCH) {
+        const { rows } = await query<ItemRow>(`${base} LIMIT $${at + 1} OFFSET $${at + 2}`, [...bounds, BATCH, page]);
+        yield* rows.map(toItem);
+        if (rows.length < BATCH) {
+          return;
         }
       }
-      if (rows.length < BATCH) {
-        return found;
-      }
-    }
+    };
+    return takePage(items(), options);
   }
 
   async listNamespaces(options: ListNamespacesOptions = {}): Promise<string[][]> {
@@ -258,30 +238,4 @@ function isConnectionError(error: unknown): boolean {
 
 function expiry(now: number, ttlMs: number | undefined): number | null {
   return ttlMs === undefined ? null : now + ttlMs;
-}
-
-/** Rows come in namespace order, so decoding the last namespace seen again is the common case. */
-let lastEncoded = "";
-let lastDecoded: string[] = [];
-function decodeCached(encoded: string): string[] {
-  if (encoded !== lastEncoded) {
-    lastEncoded = encoded;
-    lastDecoded = decodeNamespace(encoded);
-  }
-  return lastDecoded.slice();
-}
-
-function toItem(row: Row): StoreItem {
-  const item: StoreItem = {
-    namespace: decodeCached(row.ns),
-    key: row.key,
-    value: JSON.parse(row.value) as JsonValue,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    revision: Number(row.revision),
-  };
-  if (row.expires_at !== null) {
-    item.expiresAt = new Date(Number(row.expires_at)).toISOString();
-  }
-  return item;
 }

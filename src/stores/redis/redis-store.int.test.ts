@@ -1,29 +1,18 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 
-import { redisSkip, redisUrl, uniqueName } from "../../../test/support/servers.js";
+import { deleteRedisPrefix, redisSkip, redisUrl, uniqueName } from "../../../test/support/servers.js";
 import { describeStoreContract } from "../store-contract.js";
 import { RedisStore } from "./redis-store.js";
 
 const prefixes: string[] = [];
 
 afterAll(async () => {
-  if (!redisUrl) {
-    return;
+  if (redisUrl) {
+    for (const prefix of prefixes) {
+      await deleteRedisPrefix(redisUrl, prefix);
+    }
   }
-  // Test clean-up only: the store itself never scans the key space.
-  const admin = new Redis(redisUrl);
-  for (const prefix of prefixes) {
-    let cursor = "0";
-    do {
-      const [next, keys] = await admin.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
-      cursor = next;
-      if (keys.length > 0) {
-        await admin.del(...keys);
-      }
-    } while (cursor !== "0");
-  }
-  admin.disconnect();
 });
 
 function freshStore(): RedisStore {

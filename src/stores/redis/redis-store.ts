@@ -22,8 +22,8 @@ import type {
   Store,
   StoreItem,
 } from "../../types/store.js";
-import { matchesFilter } from "../filter.js";
 import { selectNamespaces } from "../list-namespaces.js";
+import { takePage } from "../page.js";
 import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../namespace.js";
 
 export interface RedisStoreOptions {
@@ -132,26 +132,14 @@ export class RedisStore implements Store {
 
   async search(prefix: Namespace, options: SearchOptions = {}): Promise<StoreItem[]> {
     checkNamespace(prefix, { allowEmpty: true });
-    const { filter, limit = 10, offset = 0 } = options;
-    const found: StoreItem[] = [];
-    let skipped = 0;
-    for (const encoded of await this.namespacesUnder(prefix)) {
-      const namespace = decodeNamespace(encoded);
-      for await (const item of this.itemsOf(encoded, namespace)) {
-        if (!matchesFilter(item.value, filter)) {
-          continue;
-        }
-        if (skipped < offset) {
-          skipped++;
-          continue;
-        }
-        found.push(item);
-        if (found.length >= limit) {
-          return found;
-        }
+    const namespaces = await this.namespacesUnder(prefix);
+    const itemsOf = this.itemsOf.bind(this);
+    const items = async function* () {
+      for (const encoded of namespaces) {
+        yield* itemsOf(encoded, decodeNamespace(encoded));
       }
-    }
-    return found;
+    };
+    return takePage(items(), options);
   }
 
   async listNamespaces(options: ListNamespacesOptions = {}): Promise<string[][]> {

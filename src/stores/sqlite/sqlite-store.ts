@@ -18,8 +18,9 @@ import type {
   Store,
   StoreItem,
 } from "../../types/store.js";
-import { matchesFilter } from "../filter.js";
 import { selectNamespaces } from "../list-namespaces.js";
+import { takePage } from "../page.js";
+import { type ItemRow, rowToItem as toItem } from "../sql-rows.js";
 import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../namespace.js";
 
 export interface SqliteStoreOptions {
@@ -29,16 +30,6 @@ export interface SqliteStoreOptions {
   tablePrefix?: string;
   /** How long a write waits for another process's lock, in ms. Default 10 s. */
   busyTimeoutMs?: number;
-}
-
-interface Row {
-  ns: string;
-  key: string;
-  value: string;
-  created_at: string;
-  updated_at: string;
-  expires_at: number | null;
-  revision: number;
 }
 
 const MIGRATIONS: Array<(items: string) => string> = [
@@ -125,7 +116,7 @@ export class SqliteStore implements Store {
   async get(namespace: Namespace, key: string): Promise<StoreItem | undefined> {
     checkNamespace(namespace);
     checkKey(namespace, key);
-    const row = this.run(() => this.statements.get.get({ ns: encodeNamespace(namespace), key, now: Date.now() }) as Row | undefined);
+    const row = this.run(() => this.statements.get.get({ ns: encodeNamespace(namespace), key, now: Date.now() }) as ItemRow | undefined);
     return row && toItem(row);
   }
 
@@ -163,29 +154,23 @@ export class SqliteStore implements Store {
     const params = { lower, upper, now: Date.now(), limit, offset };
     if (!filter) {
       const rows = this.run(
-        () => this.db.prepare(`SELECT * FROM ${this.items} WHERE ${LIVE} ${range} ORDER BY ns, key LIMIT @limit OFFSET @offset`).all(params) as Row[],
+        () => this.db.prepare(`SELECT * FROM ${this.items} WHERE ${LIVE} ${range} ORDER BY ns, key LIMIT @limit OFFSET @offset`).all(params) as ItemRow[],
       );
       return rows.map(toItem);
     }
-    return this.run(() => {
-      const found: StoreItem[] = [];
-      let skipped = 0;
-      for (const row of this.db.prepare(`SELECT * FROM ${this.items} WHERE ${LIVE} ${range} ORDER BY ns, key`).iterate(params) as IterableIterator<Row>) {
-        const item = toItem(row);
-        if (!matchesFilter(item.value, filter)) {
-          continue;
-        }
-        if (skipped < offset) {
-          skipped++;
-          continue;
-        }
-        found.push(item);
-        if (found.length >= limit) {
-          break;
-        }
+    const rows = this.run(() => this.db.prepare(`SELECT * FROM ${this.items} WHERE ${LIVE} ${range} ORDER BY ns, key`).iterate(params) as IterableIterator<ItemRow>);
+    const items = (function* () {
+      for (const row of rows) {
+        yield toItem(row);
       }
-      return found;
-    });
+    })();
+    try {
+      return await takePage(items, options);
+    } catch (error) {
+      throw error instanceof StoreUnavailableError ? error : new StoreUnavailableError("sqlite", { cause: error });
+    } finally {
+      rows.return?.();
+    }
   }
 
   async listNamespaces(options: ListNamespacesOptions = {}): Promise<string[][]> {
@@ -244,30 +229,4 @@ export class SqliteStore implements Store {
       throw new StoreUnavailableError("sqlite", { cause: error });
     }
   }
-}
-
-/** Rows come in namespace order, so decoding the last namespace seen again is the common case. */
-let lastEncoded = "";
-let lastDecoded: string[] = [];
-function decodeCached(encoded: string): string[] {
-  if (encoded !== lastEncoded) {
-    lastEncoded = encoded;
-    lastDecoded = decodeNamespace(encoded);
-  }
-  return lastDecoded.slice();
-}
-
-function toItem(row: Row): StoreItem {
-  const item: StoreItem = {
-    namespace: decodeCached(row.ns),
-    key: row.key,
-    value: JSON.parse(row.value) as JsonValue,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    revision: row.revision,
-  };
-  if (row.expires_at !== null) {
-    item.expiresAt = new Date(row.expires_at).toISOString();
-  }
-  return item;
 }
