@@ -14,6 +14,10 @@ import { stderrLogger } from "./stderr-logger.js";
 
 export async function runAcp(config: AgentConfig, version: string): Promise<number> {
   const logger = stderrLogger(config.logLevel);
+  // An editor's agent must outlive a stray error: log it and keep serving (the session store keeps
+  // what was acknowledged, and each request's own errors already become JSON-RPC errors).
+  process.on("unhandledRejection", (reason) => logger.error("Unhandled rejection", { reason: String(reason) }));
+  process.on("uncaughtException", (error) => logger.error("Uncaught exception", { error: error.stack ?? String(error) }));
   const modelOptions: { apiKey?: string; baseURL?: string } = {};
   if (config.apiKey) {
     modelOptions.apiKey = config.apiKey;

@@ -97,6 +97,12 @@ export class CompiledGraph<C extends ChannelMap, I> {
     return info;
   }
 
+  /** Forgets a thread: its state, its checkpoints and its status. A run in progress is not stopped. */
+  async deleteThread(threadId: string): Promise<void> {
+    this.cache.delete(threadId);
+    await this.threads.deleteThread(threadId);
+  }
+
   /** The thread's state after its last checkpoint. */
   async state(threadId: string): Promise<StateOf<C> | undefined> {
     const read = await this.threads.readHead(threadId);

@@ -356,6 +356,17 @@ describe("cancellation and durability", () => {
     expect((await next.outcome).status).toBe("cancelled");
   });
 
+  it("forgets a deleted thread entirely", async () => {
+    const store = new MemoryStore();
+    const graph = counterGraph(store);
+    await graph.run({}, { threadId: "gone" }).outcome;
+    await graph.run({}, { threadId: "kept" }).outcome;
+    await graph.deleteThread("gone");
+    expect(await graph.thread("gone")).toBeUndefined();
+    expect(await graph.state("gone")).toBeUndefined();
+    expect(await store.listNamespaces()).toEqual([["weft", "graphs", "counter", "kept"]]);
+  });
+
   it("stores only what each step appended to a list channel", async () => {
     const store = new MemoryStore();
     const graph = new StateGraph({ name: "chat", channels: { messages: messagesChannel() } })

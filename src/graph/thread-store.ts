@@ -80,6 +80,18 @@ export class ThreadStore {
     return this.store.put(this.threadNamespace(threadId), recordKey(record.seq), record as unknown as JsonValue);
   }
 
+  /** Removes everything kept for a thread. */
+  async deleteThread(threadId: string): Promise<void> {
+    const namespace = this.threadNamespace(threadId);
+    for (;;) {
+      const items = await this.store.search(namespace, { limit: PAGE });
+      await Promise.all(items.map((item) => this.store.delete(namespace, item.key)));
+      if (items.length < PAGE) {
+        return;
+      }
+    }
+  }
+
   /** Step records with a seq above `afterSeq`, oldest first. */
   async readRecords(threadId: string, afterSeq = 0): Promise<StepRecord[]> {
     const records: StepRecord[] = [];

@@ -36,4 +36,6 @@ export interface ProtocolGraph {
   continue?(options: ProtocolRunOptions): ProtocolRun;
   /** The thread's status, without loading its state. */
   thread?(threadId: string): Promise<ProtocolThread | undefined>;
+  /** Forgets a thread (when its session is deleted). */
+  deleteThread?(threadId: string): Promise<void>;
 }

@@ -132,6 +132,16 @@ describe("serveAcp in process", () => {
     await expect(agent.prompt(sessionId, "three")).rejects.toMatchObject({ code: -32002 });
   });
 
+  it("forgets the graph's thread when a session is deleted", async () => {
+    const agent = createAgent({ model: new ScriptedModel([{ text: "a" }]) });
+    const served = await serve(agent);
+    const sessionId = await served.newSession();
+    await served.prompt(sessionId, "one");
+    expect((await agent.thread(sessionId))?.status).toBe("completed");
+    await served.client.request(acp.methods.agent.session.delete, { sessionId });
+    expect(await agent.thread(sessionId)).toBeUndefined();
+  });
+
   it("keeps tool call ids unique in a session when the model reuses them", async () => {
     const add = defineTool({ name: "add", description: "Adds.", input: z.object({}), execute: () => 1 });
     const model = new ScriptedModel([

@@ -214,6 +214,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
       sessions.delete(params.sessionId);
       await options.editor?.closeSession?.(params.sessionId);
       await remove(params.sessionId);
+      await graph.deleteThread?.(params.sessionId);
       return {};
     });
   }
