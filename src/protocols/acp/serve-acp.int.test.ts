@@ -291,8 +291,6 @@ describe("cancel", () => {
     expect(existsSync(join(notes, "b.txt"))).toBe(false);
     const withdrawn = agent.wire.fromAgent.filter((message) => message.method === "$/cancel_request");
     expect(withdrawn).toHaveLength(1);
-    const next = await start([{ text: "still fine" }]);
-    expect(next.agent).toBeDefined();
   });
 
   it("keeps the session usable after a cancel", async () => {
