@@ -2,8 +2,7 @@
 // methods to sessions; the sessions themselves (turns, permissions, replay) are in acp-session.ts.
 
 import { randomUUID } from "node:crypto";
-import { isAbsolute } from "node:path";
-import { win32 } from "node:path";
+import { isAbsolute, win32 } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
 
