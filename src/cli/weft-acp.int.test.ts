@@ -9,13 +9,13 @@ import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { AgentProcess, repoRoot } from "../../test/support/agent-process.js";
+import { AgentProcess, repoRoot, stopAndCheck } from "../../test/support/agent-process.js";
 import { NO_MODEL_MESSAGE } from "../models/unconfigured-model.js";
 import { FakeModelServer, type FakeScript } from "../testing/fake-model-server.js";
 
 let home: string;
 let project: string;
-let agents: AgentProcess[] = [];
+const agents: AgentProcess[] = [];
 let model: FakeModelServer | undefined;
 
 beforeEach(() => {
@@ -24,14 +24,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  for (const agent of agents) {
-    if (agent.child.exitCode === null) {
-      await agent.stop();
-    }
-    expect(agent.wire.problems).toEqual([]);
-  }
-  agents = [];
-  await model?.close();
+  expect(await stopAndCheck(agents, model ? [model] : [])).toEqual([]);
   model = undefined;
   rmSync(home, { recursive: true, force: true });
   rmSync(project, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 
 import * as acp from "@agentclientprotocol/sdk";
 
-import { WireChecker } from "./acp-wire.js";
+import { WireChecker, type WireProblem } from "./acp-wire.js";
 import { lineSplitter } from "./lines.js";
 
 export const fixturesDir = fileURLToPath(new URL("../fixtures/", import.meta.url));
@@ -201,4 +201,24 @@ export class AgentProcess {
       },
     });
   }
+}
+
+/**
+ * After a test: stops the agents still running (closing the connection to the others) and closes
+ * the servers, emptying both lists; resolves with every line the agents wrote that broke the wire rules.
+ */
+export async function stopAndCheck(agents: AgentProcess[], servers: Array<{ close(): Promise<void> }> = []): Promise<WireProblem[]> {
+  const problems: WireProblem[] = [];
+  for (const agent of agents.splice(0)) {
+    if (agent.child.exitCode === null && agent.child.signalCode === null) {
+      await agent.stop();
+    } else {
+      agent.connection.close();
+    }
+    problems.push(...agent.wire.problems);
+  }
+  for (const server of servers.splice(0)) {
+    await server.close();
+  }
+  return problems;
 }

@@ -10,27 +10,17 @@ import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 
-import { AgentProcess } from "../../../test/support/agent-process.js";
+import { AgentProcess, stopAndCheck } from "../../../test/support/agent-process.js";
 import { cleanUpStores, storesUnderTest } from "../../../test/support/servers.js";
 import { FakeModelServer, type ChatRequest, type FakeScript } from "../../testing/fake-model-server.js";
 
 const temp = mkdtempSync(join(tmpdir(), "weft-durable-"));
 const specs: string[] = [];
-let agents: AgentProcess[] = [];
-let servers: FakeModelServer[] = [];
+const agents: AgentProcess[] = [];
+const servers: FakeModelServer[] = [];
 
 afterEach(async () => {
-  for (const agent of agents) {
-    if (agent.child.exitCode === null && agent.child.signalCode === null) {
-      await agent.stop();
-    }
-    expect(agent.wire.problems).toEqual([]);
-  }
-  for (const server of servers) {
-    await server.close();
-  }
-  agents = [];
-  servers = [];
+  expect(await stopAndCheck(agents, servers)).toEqual([]);
 });
 
 afterAll(async () => {

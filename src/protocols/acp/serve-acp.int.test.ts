@@ -9,11 +9,11 @@ import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { AgentProcess } from "../../../test/support/agent-process.js";
+import { AgentProcess, stopAndCheck } from "../../../test/support/agent-process.js";
 import { FakeModelServer, type FakeScript } from "../../testing/fake-model-server.js";
 
-let agents: AgentProcess[] = [];
-let servers: FakeModelServer[] = [];
+const agents: AgentProcess[] = [];
+const servers: FakeModelServer[] = [];
 let notes: string;
 
 beforeEach(async () => {
@@ -21,15 +21,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const agent of agents) {
-    await agent.stop();
-    expect(agent.wire.problems).toEqual([]);
-  }
-  for (const server of servers) {
-    await server.close();
-  }
-  agents = [];
-  servers = [];
+  expect(await stopAndCheck(agents, servers)).toEqual([]);
   await rm(notes, { recursive: true, force: true });
 });
 
@@ -373,7 +365,6 @@ describe("bad input", () => {
 describe("closing", () => {
   it("exits when the editor closes its end", async () => {
     const { agent } = await start();
-    agents = agents.filter((candidate) => candidate !== agent);
     agent.child.stdin?.end();
     expect(await agent.exited).toEqual({ code: 0, signal: null });
   });

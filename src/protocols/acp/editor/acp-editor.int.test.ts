@@ -9,15 +9,15 @@ import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { AgentProcess, fixturesDir } from "../../../../test/support/agent-process.js";
+import { AgentProcess, fixturesDir, stopAndCheck } from "../../../../test/support/agent-process.js";
 import { startHttpMcpServer, type HttpMcpServer } from "../../../../test/support/mcp-http-server.js";
 import { FakeModelServer, type ChatRequest, type FakeReply } from "../../../testing/fake-model-server.js";
 import { LocalTerminals } from "../client/local-terminals.js";
 
 let project: string;
 let outside: string;
-let agents: AgentProcess[] = [];
-let servers: Array<{ close(): Promise<void> }> = [];
+const agents: AgentProcess[] = [];
+const servers: Array<{ close(): Promise<void> }> = [];
 
 beforeEach(() => {
   project = mkdtempSync(join(tmpdir(), "weft-project-"));
@@ -27,15 +27,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  for (const agent of agents) {
-    await agent.stop();
-    expect(agent.wire.problems).toEqual([]);
-  }
-  for (const server of servers) {
-    await server.close();
-  }
-  agents = [];
-  servers = [];
+  expect(await stopAndCheck(agents, servers)).toEqual([]);
   rmSync(project, { recursive: true, force: true });
   rmSync(outside, { recursive: true, force: true });
 });
