@@ -1,4 +1,4 @@
-import { createAgent, defineTool, resolveModel, userMessage } from "weft";
+import { createAgent, defineTool, resolveModel, userMessage } from "weftjs";
 import { z } from "zod";
 
 const weather = defineTool({

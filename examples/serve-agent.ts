@@ -1,8 +1,8 @@
 // A createAgent() agent served to an editor. The model comes from WEFT_MODEL (for example
 // "openai:gpt-4.1-mini", or "openai-compatible:llama" with WEFT_BASE_URL); the clock tool needs
 // no approval, the reminder tool asks the person first.
-import { createAgent, defineTool, resolveModel } from "weft";
-import { serveAcp } from "weft/acp";
+import { createAgent, defineTool, resolveModel } from "weftjs";
+import { serveAcp } from "weftjs/acp";
 import { z } from "zod";
 
 const clock = defineTool({

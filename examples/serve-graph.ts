@@ -1,7 +1,7 @@
 // A small hand-built graph served to an editor: it counts the words of each prompt.
 // Run it as the agent command of any ACP editor: `npx tsx examples/serve-graph.ts`.
-import { messagesChannel, messageText, START, StateGraph } from "weft";
-import { serveAcp } from "weft/acp";
+import { messagesChannel, messageText, START, StateGraph } from "weftjs";
+import { serveAcp } from "weftjs/acp";
 
 const counter = new StateGraph({ name: "word-counter", channels: { messages: messagesChannel() } })
   .addNode("count", (state, context) => {

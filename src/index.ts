@@ -1,6 +1,6 @@
 // The public surface of weft. Named exports only, grouped by layer. Store drivers with native or
-// network dependencies live on their own subpaths (`weft/stores/sqlite`, `…/postgres`, `…/redis`),
-// the ACP server on `weft/acp`, and test fakes on `weft/testing`.
+// network dependencies live on their own subpaths (`weftjs/stores/sqlite`, `…/postgres`, `…/redis`),
+// the ACP server on `weftjs/acp`, and test fakes on `weftjs/testing`.
 
 // Core types: plain data shared by every layer.
 export type { JsonObject, JsonValue } from "./types/json.js";

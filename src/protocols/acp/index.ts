@@ -1,4 +1,4 @@
-// weft/acp: serve a graph to an editor over the Agent Client Protocol.
+// weftjs/acp: serve a graph to an editor over the Agent Client Protocol.
 
 export { ACP_PROTOCOL_VERSION, serveAcp, type AcpOptions, type AcpServer } from "./serve-acp.js";
 export type { AcpStopReason } from "./acp-session.js";

@@ -1,3 +1,3 @@
-// weft/stores/postgres: the Postgres store.
+// weftjs/stores/postgres: the Postgres store.
 
 export { PostgresStore, type PostgresStoreOptions } from "./postgres-store.js";

@@ -1,3 +1,3 @@
-// weft/stores/redis: the Redis store.
+// weftjs/stores/redis: the Redis store.
 
 export { RedisStore, type RedisStoreOptions } from "./redis-store.js";

@@ -1,3 +1,3 @@
-// weft/stores/sqlite: the SQLite store.
+// weftjs/stores/sqlite: the SQLite store.
 
 export { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
