@@ -4,6 +4,7 @@ import { PassThrough } from "node:stream";
 
 import { lazyModel } from "../models/lazy-model.js";
 import { UnconfiguredModel } from "../models/unconfigured-model.js";
+import { killAllGroups } from "../process/process-groups.js";
 import { serveCodingAgent } from "../protocols/acp/coding-agent.js";
 import type { AcpStreams } from "../protocols/acp/streams.js";
 import { LazyStore } from "../stores/lazy-store.js";
@@ -33,10 +34,34 @@ export async function runAcp(config: AgentConfig, version: string): Promise<numb
   const streams: AcpStreams = config.logLevel === "debug" ? wireLog(logger) : { input: process.stdin, output: process.stdout };
   // Open the session store while the editor is busy with our answer to initialize.
   const server = serveCodingAgent(streams, { model, store, logger, agentInfo: { name: "weft", title: "weft", version }, onInitialized: () => store.warm() });
-  process.once("SIGTERM", () => server.close());
+  for (const signal of STOP_SIGNALS) {
+    process.once(signal, () => void stop(signal, store, logger));
+  }
   await server.closed;
   await store.close().catch(() => undefined);
   return 0;
+}
+
+/** The signals clients and supervisors stop an agent with. */
+const STOP_SIGNALS = ["SIGTERM", "SIGHUP", "SIGINT"] as const;
+
+/** How long a stop waits for the session store to finish what it is writing. */
+const STOP_GRACE_MS = 500;
+
+/**
+ * Stops the agent at once, as a signal asks. Commands it started are killed with their process
+ * groups. Turns in progress are not cancelled: they stay recorded as in progress, exactly as after
+ * a crash, so the next `session/load` carries them on. Everything already acknowledged to the
+ * editor is in the store, because a turn is answered only after its record is written.
+ */
+async function stop(signal: NodeJS.Signals, store: LazyStore, logger: Logger): Promise<void> {
+  const killed = killAllGroups();
+  logger.info(`Stopping on ${signal}`, killed > 0 ? { killedCommands: killed } : undefined);
+  process.stdin.pause();
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([store.close().catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS)))]);
+  clearTimeout(timer);
+  process.exit(0);
 }
 
 /** stdin and stdout with every ACP line copied to the debug log. */

@@ -2,10 +2,12 @@
 // does when an agent asks for terminal/create, output, wait_for_exit, kill and release. Output is
 // kept up to the byte limit the agent asked for, dropping the oldest bytes first.
 
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 
 import type * as acp from "@agentclientprotocol/sdk";
+
+import { killGroup, spawnGroup } from "../../../process/process-groups.js";
 
 interface Terminal {
   child: ChildProcess;
@@ -28,7 +30,7 @@ export class LocalTerminals {
   create(params: acp.CreateTerminalRequest): acp.CreateTerminalResponse {
     const terminalId = `term_${randomUUID().slice(0, 8)}`;
     const env = { ...process.env, ...Object.fromEntries((params.env ?? []).map((variable) => [variable.name, variable.value])) };
-    const child = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? this.defaultCwd, env, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" });
+    const child = spawnGroup(params.command, params.args ?? [], { cwd: params.cwd ?? this.defaultCwd, env, stdio: ["ignore", "pipe", "pipe"] });
     const terminal: Terminal = {
       child,
       output: Buffer.alloc(0),
@@ -75,7 +77,7 @@ export class LocalTerminals {
   kill(params: acp.KillTerminalRequest): acp.KillTerminalResponse {
     const terminal = this.get(params.terminalId);
     this.killed.push(params.terminalId);
-    stop(terminal.child);
+    killGroup(terminal.child);
     return {};
   }
 
@@ -83,7 +85,7 @@ export class LocalTerminals {
     const terminal = this.get(params.terminalId);
     this.released.push(params.terminalId);
     if (!terminal.status) {
-      stop(terminal.child);
+      killGroup(terminal.child);
     }
     this.terminals.delete(params.terminalId);
     return {};
@@ -93,7 +95,7 @@ export class LocalTerminals {
   dispose(): void {
     for (const terminal of this.terminals.values()) {
       if (!terminal.status) {
-        stop(terminal.child);
+        killGroup(terminal.child);
       }
     }
     this.terminals.clear();
@@ -105,15 +107,5 @@ export class LocalTerminals {
       throw new Error(`No terminal ${terminalId}.`);
     }
     return terminal;
-  }
-}
-
-function stop(child: ChildProcess): void {
-  try {
-    if (child.pid !== undefined) {
-      process.kill(process.platform === "win32" ? child.pid : -child.pid, "SIGKILL");
-    }
-  } catch {
-    child.kill("SIGKILL");
   }
 }

@@ -2,11 +2,10 @@
 // offers terminals (the tool call then shows the live terminal), else as a local child process.
 // Either way the output kept is capped, a timeout stops it, and a cancel kills it.
 
-import { spawn } from "node:child_process";
-
 import { z } from "zod";
 
 import { defineTool, type Tool, type ToolOutput } from "../../../agent/tool.js";
+import { killGroup, spawnGroup } from "../../../process/process-groups.js";
 import { boundText } from "../tool-calls.js";
 import type { EditorAccess } from "./editor-access.js";
 import { isWindowsPath } from "./session-paths.js";
@@ -107,21 +106,13 @@ async function inTerminal(
 
 function locally(cwd: string, shell: { command: string; args: string[] }, timeout: number, maxBytes: number, signal: AbortSignal): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(shell.command, shell.args, { cwd, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" });
+    const child = spawnGroup(shell.command, shell.args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
     const output = new CappedOutput(maxBytes);
-    child.stdout.on("data", (chunk: Buffer) => output.add(chunk));
-    child.stderr.on("data", (chunk: Buffer) => output.add(chunk));
+    child.stdout?.on("data", (chunk: Buffer) => output.add(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => output.add(chunk));
     let timedOut = false;
-    const kill = () => {
-      // The command runs in its own process group: kill the group, so its children go too.
-      try {
-        if (child.pid !== undefined) {
-          process.kill(process.platform === "win32" ? child.pid : -child.pid, "SIGKILL");
-        }
-      } catch {
-        child.kill("SIGKILL");
-      }
-    };
+    // The command runs in its own process group: kill the group, so its children go too.
+    const kill = () => killGroup(child);
     const timer = setTimeout(() => {
       timedOut = true;
       kill();
