@@ -1,11 +1,12 @@
 // `weft chat`: chooses the agent to run (weft's own by default) and starts the terminal client.
 
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { runChat } from "../chat/run-chat.js";
 import { splitCommand } from "../chat/split-command.js";
-import { UsageError } from "./config.js";
+import { readAgentConfig, UsageError } from "./config.js";
 
 export interface ChatFlags {
   agent?: string | undefined;
@@ -18,6 +19,26 @@ export interface ChatFlags {
 }
 
 export async function runChatCommand(flags: ChatFlags, version: string): Promise<number> {
+  const cwd = resolve(flags.cwd ?? process.cwd());
+  if (flags.cwd !== undefined && !isDirectory(cwd)) {
+    throw new UsageError(`--cwd ${JSON.stringify(flags.cwd)} is not a directory`);
+  }
+  if (flags.resume !== undefined && flags.resume.trim() === "") {
+    throw new UsageError("--resume needs a session id");
+  }
+  if (flags.list && flags.resume !== undefined) {
+    throw new UsageError("--list and --resume cannot be used together");
+  }
+  if (flags.agent !== undefined) {
+    for (const name of ["model", "base-url", "sessions"] as const) {
+      if (flags[name] !== undefined) {
+        throw new UsageError(`--${name} configures weft's own agent; it does nothing with --agent`);
+      }
+    }
+  } else {
+    // Checked here, so a bad value is a usage error of this command and not of the agent it starts.
+    readAgentConfig(flags, process.env);
+  }
   let agent: string[];
   if (flags.agent !== undefined) {
     try {
@@ -38,7 +59,7 @@ export async function runChatCommand(flags: ChatFlags, version: string): Promise
       }
     }
   }
-  const options: Parameters<typeof runChat>[0] = { agent, cwd: resolve(flags.cwd ?? process.cwd()), input: process.stdin, output: process.stdout, version };
+  const options: Parameters<typeof runChat>[0] = { agent, cwd, input: process.stdin, output: process.stdout, version };
   if (flags.list) {
     options.list = true;
   }
@@ -46,4 +67,12 @@ export async function runChatCommand(flags: ChatFlags, version: string): Promise
     options.resume = flags.resume;
   }
   return runChat(options);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -1,5 +1,6 @@
 // Reads the command's settings from flags and environment variables, checking each value.
 
+import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -44,9 +45,59 @@ export function readAgentConfig(flags: { model?: string | undefined; "base-url"?
     model,
     baseURL,
     apiKey: nonEmpty(env.WEFT_API_KEY),
-    sessions: flags.sessions ?? nonEmpty(env.WEFT_SESSIONS) ?? defaultSessionsPath(env),
+    sessions: checkSessions(flags.sessions ?? nonEmpty(env.WEFT_SESSIONS) ?? defaultSessionsPath(env), flags.sessions === undefined ? "WEFT_SESSIONS" : "--sessions"),
     logLevel,
   };
+}
+
+const SQLITE_EXTENSIONS = [".db", ".sqlite", ".sqlite3", ".db3"];
+
+/**
+ * Checks a sessions value against what the help documents: `memory`, `postgres://…` or
+ * `postgresql://…`, `redis://…` or `rediss://…`, `sqlite:<path>`, or a SQLite file path (one with
+ * a directory in it or a SQLite extension, so a typo such as `MEMORY` is not taken for a file).
+ */
+export function checkSessions(value: string, source: string): string {
+  const fail = (reason: string): never => {
+    throw new UsageError(`${source} ${JSON.stringify(value)} ${reason}; use memory, a SQLite file path (such as ./sessions.db), postgres://… or redis://…`);
+  };
+  if (value.trim() === "") {
+    fail("is empty");
+  }
+  if (value === "memory") {
+    return value;
+  }
+  if (value.toLowerCase() === "memory") {
+    fail("is not memory (write it in lower case)");
+  }
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(value)?.[1];
+  // A single letter before the colon is a Windows drive, not a scheme.
+  if (scheme !== undefined && scheme.length > 1) {
+    const name = scheme.toLowerCase();
+    if (name === "sqlite") {
+      return value.length > "sqlite:".length ? value : fail("names no file");
+    }
+    if (!["postgres", "postgresql", "redis", "rediss"].includes(name)) {
+      fail(`uses a scheme weft does not support (${scheme}:)`);
+    }
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return fail("is not a valid URL");
+    }
+    if (!value.slice(scheme.length).startsWith("://") || url.hostname === "") {
+      fail("has no host (write it as scheme://host…)");
+    }
+    return value;
+  }
+  if (!/[\\/]/.test(value) && !SQLITE_EXTENSIONS.some((extension) => value.toLowerCase().endsWith(extension))) {
+    fail(`is not a file path (a SQLite file needs a directory in its path or an extension such as ${SQLITE_EXTENSIONS.join(", ")})`);
+  }
+  if (existsSync(value) && statSync(value).isDirectory()) {
+    fail("is a directory, not a file");
+  }
+  return value;
 }
 
 /** `$XDG_STATE_HOME/weft/sessions.db`, or `~/.local/state/weft/sessions.db`. */

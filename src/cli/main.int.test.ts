@@ -1,15 +1,30 @@
 // The command line itself: help, version, and clear errors with exit code 2 for bad flags and values.
 
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { repoRoot } from "../../test/support/agent-process.js";
 
+// Every run starts in an empty directory, so a value mistaken for a file name shows up as a file.
+let cwd: string;
+beforeEach(() => {
+  cwd = mkdtempSync(join(tmpdir(), "weft-cli-"));
+});
+afterEach(() => {
+  rmSync(cwd, { recursive: true, force: true });
+});
+
 function weft(args: string[], env: Record<string, string | undefined> = {}) {
-  return spawnSync(process.execPath, [join(repoRoot, "bin/weft.js"), ...args], { encoding: "utf8", env: { ...process.env, WEFT_MODEL: undefined, ...env }, input: "" });
+  return spawnSync(process.execPath, [join(repoRoot, "bin/weft.js"), ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, WEFT_MODEL: undefined, WEFT_SESSIONS: undefined, XDG_STATE_HOME: join(cwd, ".state"), ...env },
+    input: "",
+  });
 }
 
 describe("the weft command", () => {
@@ -35,12 +50,47 @@ describe("the weft command", () => {
     [["acp", "--model", "openai-compatible:llama"], "needs a base URL"],
     [["acp", "--base-url", "localhost:8000"], "must start with http:// or https://"],
     [["chat", "--agent", "'unclosed"], "Unclosed ' quote"],
+    [["--version", "--bogus"], '--version takes no arguments, but was given "--bogus"'],
+    [["-v", "acp"], "-v takes no arguments"],
+    [["--help", "acp"], "--help takes no arguments"],
+    [["help", "me"], "help takes no arguments"],
+    [["acp", "extra"], "Unexpected argument 'extra'"],
+    [["acp", "--sessions", "ftp://x"], 'uses a scheme weft does not support (ftp:)'],
+    [["acp", "--sessions", "mysql://x"], "uses a scheme weft does not support (mysql:)"],
+    [["acp", "--sessions", "mysql:/x"], "uses a scheme weft does not support (mysql:)"],
+    [["acp", "--sessions", "MEMORY"], "is not memory (write it in lower case)"],
+    [["acp", "--sessions", ""], "is empty"],
+    [["acp", "--sessions", "sessions"], "is not a file path"],
+    [["acp", "--sessions", "postgres://"], "has no host"],
+    [["acp", "--sessions", "redis:localhost"], "has no host"],
+    [["acp", "--sessions", "sqlite:"], "names no file"],
+    [["acp", "--sessions", tmpdir()], "is a directory, not a file"],
+    [["chat", "--cwd", "/nonexistent/weft"], '--cwd "/nonexistent/weft" is not a directory'],
+    [["chat", "--resume", " "], "--resume needs a session id"],
+    [["chat", "--list", "--resume", "sess_1"], "--list and --resume cannot be used together"],
+    [["chat", "--agent", "other-agent", "--model", "openai:gpt-4.1"], "--model configures weft's own agent"],
+    [["chat", "--sessions", "ftp://x"], "uses a scheme weft does not support"],
   ])("refuses %j with exit code 2 and says why", (args, message) => {
     const result = weft(args);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(message);
     expect(result.stderr).toContain("Run weft --help");
     expect(result.stdout).toBe("");
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it("checks WEFT_SESSIONS the way it checks --sessions", () => {
+    const result = weft(["acp"], { WEFT_SESSIONS: "ftp://x" });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('WEFT_SESSIONS "ftp://x" uses a scheme weft does not support');
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it.each([["memory"], ["./here.db"], ["here.sqlite"], ["sqlite:here.db"], ["postgres://127.0.0.1:1/x"], ["redis://127.0.0.1:1"]])("accepts --sessions %s", (sessions) => {
+    // stdin is empty, so the agent starts, sees the editor gone, and exits 0; no store is opened.
+    const result = weft(["acp", "--sessions", sessions]);
+    expect(result.stderr).not.toContain("Run weft --help");
+    expect(result.status).toBe(0);
   });
 
   it("refuses a WEFT_LOG it does not know", () => {

@@ -19,8 +19,9 @@ weft acp options:
                              openai-compatible:<id> with --base-url.            [WEFT_MODEL]
   --base-url <url>           The model server's base URL (openai-compatible, or to override
                              a provider's).                                     [WEFT_BASE_URL]
-  --sessions <where>         Where sessions are kept: memory, a SQLite file path, postgres://…
-                             or redis://…. Default: $XDG_STATE_HOME/weft/sessions.db
+  --sessions <where>         Where sessions are kept: memory, a SQLite file (a path with a
+                             directory or a .db/.sqlite/.sqlite3 extension, or sqlite:<path>),
+                             postgres://… or redis://…. Default: $XDG_STATE_HOME/weft/sessions.db
                              (~/.local/state/weft/sessions.db).               [WEFT_SESSIONS]
 
 weft chat options:
@@ -44,10 +45,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       case "help":
       case "--help":
       case "-h":
+        noArguments(command ?? "--help", rest);
         process.stdout.write(HELP);
         return 0;
       case "--version":
       case "-v":
+        noArguments(command, rest);
         process.stdout.write(`${version()}\n`);
         return 0;
       case "acp":
@@ -64,6 +67,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     process.stderr.write(`weft: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
+  }
+}
+
+function noArguments(command: string, rest: readonly string[]): void {
+  if (rest.length > 0) {
+    throw new UsageError(`${command} takes no arguments, but was given ${rest.map((argument) => JSON.stringify(argument)).join(" ")}`);
   }
 }
 
