@@ -1,5 +1,11 @@
 // The examples run as real agents: each is started with tsx and driven by the SDK client.
 
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
 
 import { AgentProcess, repoRoot } from "../test/support/agent-process.js";
@@ -15,8 +21,34 @@ afterEach(async () => {
   await model?.close();
 });
 
-function example(file: string, env: Record<string, string> = {}): AgentProcess {
-  const agent = AgentProcess.start({ command: process.execPath, args: ["--import", "tsx", `${repoRoot}examples/${file}`], env });
+// By URL, so an example run from an empty directory still finds tsx in this checkout.
+const tsx = import.meta.resolve("tsx");
+
+const temporary: string[] = [];
+afterEach(() => {
+  for (const directory of temporary.splice(0)) {
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
+function emptyDirectory(): string {
+  const directory = mkdtempSync(join(tmpdir(), "weft-example-"));
+  temporary.push(directory);
+  return directory;
+}
+
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function example(file: string, env: Record<string, string | undefined> = {}, cwd?: string): AgentProcess {
+  const agent = AgentProcess.start({ command: process.execPath, args: ["--import", tsx, `${repoRoot}examples/${file}`], env, ...(cwd ? { cwd } : {}) });
   running.push(agent);
   return agent;
 }
@@ -38,5 +70,40 @@ describe("examples", () => {
     expect((await agent.prompt(sessionId, "remind me about tea")).stopReason).toBe("end_turn");
     expect(agent.permissions).toHaveLength(1);
     expect(agent.textOf(sessionId)).toBe("Done.");
+  });
+
+  it("durable-agent.ts uses WEFT_BASE_URL and keeps sessions in ./sessions.db", async () => {
+    model = await FakeModelServer.start([{ text: "Kept." }]);
+    const cwd = emptyDirectory();
+    const agent = example("durable-agent.ts", { WEFT_MODEL: "openai-compatible:fake", WEFT_BASE_URL: model.url }, cwd);
+    await agent.initialize();
+    const sessionId = await agent.newSession(cwd);
+    expect((await agent.prompt(sessionId, "remember this")).stopReason).toBe("end_turn");
+    expect(agent.textOf(sessionId)).toBe("Kept.");
+    expect(existsSync(join(cwd, "sessions.db"))).toBe(true);
+  });
+
+  it("durable-agent.ts says why a model cannot be used, with no stack trace and no sessions file", () => {
+    const cwd = emptyDirectory();
+    const result = spawnSync(process.execPath, ["--import", tsx, `${repoRoot}examples/durable-agent.ts`], {
+      cwd,
+      encoding: "utf8",
+      env: { ...process.env, WEFT_MODEL: "openai-compatible:fake", WEFT_BASE_URL: undefined },
+      input: "",
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('Cannot use model "openai-compatible:fake"');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(cwd, "sessions.db"))).toBe(false);
+  });
+
+  it("quickstart.ts prints why a run failed", async () => {
+    const result = spawnSync(process.execPath, ["--import", tsx, `${repoRoot}examples/quickstart.ts`], {
+      cwd: emptyDirectory(),
+      encoding: "utf8",
+      env: { ...process.env, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `http://127.0.0.1:${await closedPort()}/v1` },
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/failed: The model openai\.\S+\/gpt-4\.1-mini failed: the model server could not be reached/);
   });
 });

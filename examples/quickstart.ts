@@ -20,4 +20,5 @@ for await (const event of run) {
     process.stdout.write(event.delta);
   }
 }
-console.log("\n", (await run.outcome).status);
+const outcome = await run.outcome;
+console.log(outcome.status === "failed" ? `\nfailed: ${outcome.error.message}` : `\n${outcome.status}`);
