@@ -15,7 +15,7 @@ import { openChecked, readChecked, writeChecked } from "./disk-files.js";
 import type { EditorAccess } from "./editor-access.js";
 import { globToRegExp } from "./ignore-rules.js";
 import { PathOutsideError, type ResolvedPath, resolvePath, shownPath } from "./session-paths.js";
-import { walkFiles } from "./walk-files.js";
+import { type WalkEntry, walkFiles } from "./walk-files.js";
 
 /** The largest file search_files reads. */
 const SEARCH_MAX_BYTES = 2 * 1024 * 1024;
@@ -243,7 +243,7 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
         expression = new RegExp(pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), ignoreCase ? "i" : "");
       }
       const include = glob ? globMatcher(glob) : undefined;
-      const files: AsyncIterable<{ path: string; directory: boolean; link?: string }> =
+      const files: AsyncIterable<WalkEntry> =
         target.kind === "directory" ? walkFiles(target.root, { start: start === "." ? "" : start, recursive: true, signal: context.signal }) : single({ path: start, directory: false });
       const matches: string[] = [];
       for await (const entry of files) {
