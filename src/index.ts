@@ -59,7 +59,7 @@ export type { ProtocolEvent, ProtocolGraph, ProtocolInterrupt, ProtocolResult, P
 
 // Agents: the model/tool loop.
 export { approvalId, createAgent, type AgentChannels, type AgentInput, type AgentOptions, type ApprovalPolicy, type ToolList, type ToolQuestion } from "./agent/create-agent.js";
-export { defineTool, type Tool, type ToolContext, type ToolOutput } from "./agent/tool.js";
+export { defineTool, type ApprovalContext, type ApprovalDescription, type Tool, type ToolContext, type ToolOutput } from "./agent/tool.js";
 export { ModelCallError } from "./agent/agent-errors.js";
 
 // Models by "provider:model" string.

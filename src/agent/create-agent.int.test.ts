@@ -142,6 +142,46 @@ describe("createAgent over an OpenAI-compatible server", () => {
     expect(declined).toContain("not now");
   });
 
+  it("puts a tool's own description of a call into its approval, asks it only while the approval is open, and leaves out one that throws", async () => {
+    const described: string[] = [];
+    const write = defineTool({
+      name: "write",
+      description: "Writes.",
+      input: z.object({ path: z.string() }),
+      needsApproval: true,
+      describeApproval: ({ path }, { threadId, toolCallId }) => {
+        described.push(`${threadId}/${toolCallId}`);
+        return { title: `Write ${path} → elsewhere/${path}`, display: [{ type: "text", text: `${path} is a link.` }] };
+      },
+      execute: () => "written",
+    });
+    const broken = defineTool({
+      name: "broken",
+      description: "Describes badly.",
+      input: z.object({}),
+      needsApproval: true,
+      describeApproval: () => {
+        throw new Error("cannot describe");
+      },
+      execute: () => "ran",
+    });
+    const script: FakeScript = (request) =>
+      request.messages.some((message) => message.role === "tool")
+        ? { text: "ok" }
+        : { toolCalls: [{ name: "write", arguments: { path: "notes.txt" }, id: "call_w" }, { name: "broken", arguments: {}, id: "call_b" }] };
+    const { agent } = await agentOn(script, { tools: [write, broken] });
+
+    const paused = await agent.run(input("write it"), { threadId: "described" }).outcome;
+    const values = paused.status === "interrupted" ? paused.interrupts.map((interrupt) => interrupt.value) : [];
+    expect(values).toEqual([
+      { kind: "tool-approval", toolCallId: "call_w", toolName: "write", input: { path: "notes.txt" }, title: "Write notes.txt → elsewhere/notes.txt", display: [{ type: "text", text: "notes.txt is a link." }] },
+      { kind: "tool-approval", toolCallId: "call_b", toolName: "broken", input: {} },
+    ]);
+    const answers = { [approvalId("call_w")]: { decision: "approve" }, [approvalId("call_b")]: { decision: "approve" } };
+    expect((await agent.resume(answers, { threadId: "described" }).outcome).status).toBe("completed");
+    expect(described).toEqual(["described/call_w"]);
+  });
+
   it("gives each of two parallel calls exactly one result, running them at the same time", async () => {
     const started = { a: deferred(), b: deferred() };
     const wait = defineTool({

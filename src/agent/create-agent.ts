@@ -180,17 +180,22 @@ async function runToolCalls(
   const prepared = calls.map((call) => prepare(call, tools));
   const gated = prepared.filter((entry) => entry.tool && !entry.problem && needsApproval(entry, approvals));
   // Ask for every approval before running anything: the node runs again from here on resume.
-  const answers = context.interruptAll<unknown>(
-    gated.map((entry) => {
+  const requests = await Promise.all(
+    gated.map(async (entry) => {
+      const id = approvalId(entry.call.toolCallId);
       const request: ToolApprovalRequest = {
         kind: "tool-approval",
         toolCallId: entry.call.toolCallId,
         toolName: entry.call.toolName,
         input: toJson(entry.input),
       };
-      return { id: approvalId(entry.call.toolCallId), value: request as unknown as JsonValue };
+      if (!context.answer(id).answered) {
+        Object.assign(request, await describeApproval(entry, context));
+      }
+      return { id, value: request as unknown as JsonValue };
     }),
   );
+  const answers = context.interruptAll<unknown>(requests);
   const settled = await Promise.allSettled(
     prepared.map((entry) => {
       const answer = answers[approvalId(entry.call.toolCallId)];
@@ -247,6 +252,21 @@ function needsApproval(entry: PreparedCall, policy: ApprovalPolicy | undefined):
     }
   }
   return Boolean(entry.tool?.needsApproval);
+}
+
+/** The tool's own title and display for a call's approval, if it has any to give. */
+async function describeApproval(entry: PreparedCall, context: NodeContext): Promise<Pick<ToolApprovalRequest, "title" | "display">> {
+  const described = await Promise.resolve()
+    .then(() => entry.tool?.describeApproval?.(entry.input, { toolCallId: entry.call.toolCallId, threadId: context.threadId, signal: context.signal }))
+    .catch(() => undefined);
+  const fields: Pick<ToolApprovalRequest, "title" | "display"> = {};
+  if (described?.title) {
+    fields.title = described.title;
+  }
+  if (described?.display?.length) {
+    fields.display = described.display;
+  }
+  return fields;
 }
 
 function readApproval(answer: unknown): ToolApprovalAnswer {

@@ -38,6 +38,21 @@ export interface ToolOutput {
   isError?: boolean;
 }
 
+/** How a call is shown to the person asked to approve it, when its input alone would hide something. */
+export interface ApprovalDescription {
+  /** Replaces the call's usual title, such as "Write notes.txt → docs/notes.txt". */
+  title?: string;
+  /** Shown with the request: a note, a diff of what the call would change. */
+  display?: ToolDisplay[];
+}
+
+/** What `describeApproval` receives besides the input. */
+export interface ApprovalContext {
+  readonly toolCallId: string;
+  readonly threadId: string;
+  readonly signal: AbortSignal;
+}
+
 export interface Tool<Input = unknown> {
   name: string;
   description: string;
@@ -56,6 +71,12 @@ export interface Tool<Input = unknown> {
   title?(input: Input): string;
   /** The files the call touches (absolute paths), for editors. */
   locations?(input: Input): ToolLocation[];
+  /**
+   * Describes a call for its approval, looked at when the approval is asked (not when the call
+   * runs): say what the input does not, such as where a path that is a symlink really leads.
+   * Undefined keeps the usual title. A description that throws is left out.
+   */
+  describeApproval?(input: Input, context: ApprovalContext): ApprovalDescription | undefined | Promise<ApprovalDescription | undefined>;
 }
 
 /** Declares a tool with its input type inferred from the schema. */

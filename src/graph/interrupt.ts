@@ -2,6 +2,7 @@
 // them by id.
 
 import type { JsonValue } from "../types/json.js";
+import type { ToolDisplay } from "../types/tool-display.js";
 
 /** A question a paused run is waiting on. */
 export interface Interrupt {
@@ -19,6 +20,10 @@ export interface ToolApprovalRequest {
   toolCallId: string;
   toolName: string;
   input: JsonValue;
+  /** The tool's own title for this approval (see `Tool.describeApproval`). */
+  title?: string;
+  /** What the tool wants shown with the request. */
+  display?: ToolDisplay[];
 }
 
 /** How a person answers a tool approval. */

@@ -15,7 +15,7 @@ import type { AcpEditorBridge } from "./editor-bridge.js";
 import { requestPermission } from "./permissions.js";
 import { questionText } from "./questions.js";
 import type { AcpSessionClaim, AcpSessionInfo, AcpSessionRecord, AcpSessionStore, AcpTurnRecord } from "./session-store.js";
-import { type AcpToolKind, ToolCallIds } from "./tool-calls.js";
+import { type AcpToolKind, ToolCallIds, toolContent } from "./tool-calls.js";
 import { Transcript } from "./transcript.js";
 import { type AcpSessionUpdate, eventUpdates, replayUpdates, toolCallUpdate, type UpdateContext } from "./updates.js";
 
@@ -345,6 +345,13 @@ export class LiveSession {
     }
     const context = this.updateContext();
     const { sessionUpdate: _announced, ...toolCall } = toolCallUpdate(context, context.ids.of(request.toolCallId), request.toolName, request.input, "pending");
+    // The tool's own description of the call, such as where a path that is a link leads.
+    if (request.title) {
+      toolCall.title = request.title;
+    }
+    if (request.display?.length) {
+      toolCall.content = toolContent(request.display, undefined, context.contentLimit);
+    }
     const choice = await requestPermission(this.services.client, this.id, toolCall, request.toolName, signal);
     switch (choice.decision) {
       case "cancelled":

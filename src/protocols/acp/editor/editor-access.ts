@@ -3,6 +3,7 @@
 
 import { WeftError } from "../../../errors/weft-error.js";
 import type { AcpConnection } from "../editor-bridge.js";
+import { EditorRequestError } from "./editor-request-error.js";
 
 export interface EditorLimits {
   /** The most characters of a tool's output the model sees (head and tail are kept). Default 40,000. */
@@ -48,10 +49,19 @@ export class EditorAccess {
     return Boolean(this.connection?.capabilities().terminal);
   }
 
-  request<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T> {
+  /**
+   * Asks the editor. When it answers with a JSON-RPC error, this rejects with an
+   * EditorRequestError that carries the editor's message and details (bounded), which is what a
+   * tool's error then tells the model.
+   */
+  async request<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T> {
     if (!this.connection) {
-      return Promise.reject(new WeftError("not_attached", "The editor bridge is not attached to a connection."));
+      throw new WeftError("not_attached", "The editor bridge is not attached to a connection.");
     }
-    return this.connection.request(method, params, signal) as Promise<T>;
+    try {
+      return (await this.connection.request(method, params, signal)) as T;
+    } catch (error) {
+      throw EditorRequestError.from(method, error);
+    }
   }
 }

@@ -1,49 +1,90 @@
 // The file tools: read, write and edit through the editor when it offers fs (so the agent sees
 // unsaved buffers and the person reviews edits as diffs), else on disk; list and search on disk.
-// Every path is resolved inside the session's directory.
+// Every path is resolved inside the session's directory with its links followed (resolvePath), and
+// only the real path it gives is read or written: the editor is never handed a path with a link in
+// it, and the disk is opened so that a link that appears in the meantime is refused (disk-files).
+// A write or an edit through a link says where it leads when the person is asked to approve it.
 
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
-import { dirname, posix, relative, sep } from "node:path";
+import { posix, sep } from "node:path";
 
 import { z } from "zod";
 
-import { defineTool, type Tool, type ToolOutput } from "../../../agent/tool.js";
+import { type ApprovalDescription, defineTool, type Tool, type ToolOutput } from "../../../agent/tool.js";
 import { boundText } from "../tool-calls.js";
+import { openChecked, readChecked, writeChecked } from "./disk-files.js";
 import type { EditorAccess } from "./editor-access.js";
 import { globToRegExp } from "./ignore-rules.js";
-import { resolveOnDisk } from "./session-paths.js";
-import { walkFiles } from "./walk-files.js";
+import { PathOutsideError, type ResolvedPath, resolvePath, shownPath } from "./session-paths.js";
+import { type WalkEntry, walkFiles } from "./walk-files.js";
+
+/** The largest file search_files reads. */
+const SEARCH_MAX_BYTES = 2 * 1024 * 1024;
 
 /** Reads a file's text: the editor's buffer when it offers fs, else the disk (undefined if missing). */
-async function readText(access: EditorAccess, sessionId: string, path: string, signal: AbortSignal): Promise<string | undefined> {
+async function readText(access: EditorAccess, sessionId: string, target: ResolvedPath, signal: AbortSignal): Promise<string | undefined> {
   if (access.canRead()) {
     try {
-      const { content } = await access.request<{ content: string }>("fs/read_text_file", { sessionId, path }, signal);
+      const { content } = await access.request<{ content: string }>("fs/read_text_file", { sessionId, path: target.real }, signal);
       return content;
     } catch (error) {
-      // An editor answers a missing file with an error; fall back to the disk to tell.
-      const onDisk = await readFile(path, "utf8").catch(() => undefined);
-      if (onDisk === undefined) {
+      // An editor answers a missing file with an error; the disk tells whether it is missing.
+      if (target.kind === "missing") {
         return undefined;
       }
       throw error;
     }
   }
-  return readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") {
-      return undefined;
-    }
-    throw error;
-  });
+  return readChecked(target.real);
 }
 
-async function writeText(access: EditorAccess, sessionId: string, path: string, content: string, signal: AbortSignal): Promise<void> {
+async function writeText(access: EditorAccess, sessionId: string, target: ResolvedPath, content: string, signal: AbortSignal): Promise<void> {
   if (access.canWrite()) {
-    await access.request("fs/write_text_file", { sessionId, path, content }, signal);
+    await access.request("fs/write_text_file", { sessionId, path: target.real, content }, signal);
     return;
   }
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, content);
+  await writeChecked(target.real, content);
+}
+
+/** A file to read or change: refuses a directory or a special file before anything is asked. */
+async function fileTarget(access: EditorAccess, sessionId: string, path: string): Promise<ResolvedPath> {
+  const target = await resolvePath(access.cwd(sessionId), path);
+  if (target.kind === "directory") {
+    throw new Error(`${path} is a directory; use list_files to see what is in it.`);
+  }
+  if (target.kind === "other") {
+    throw new Error(`${path} is not a regular file.`);
+  }
+  return target;
+}
+
+/** How the model is told which file it changed: `notes.txt`, or `notes.txt → docs/notes.txt` through a link. */
+function named(path: string, target: ResolvedPath): string {
+  const real = shownPath(target.root, target.real);
+  return target.linked ? `${path} → ${real}` : real;
+}
+
+/**
+ * For the approval of a write or an edit: where a path that is (or goes through) a symlink leads,
+ * including a link that leads out, whose call will be refused. Nothing for a plain path.
+ */
+async function describeLink(verb: string, access: EditorAccess, sessionId: string, path: string): Promise<ApprovalDescription | undefined> {
+  let leadsTo: string;
+  let note: string;
+  try {
+    const target = await resolvePath(access.cwd(sessionId), path);
+    if (!target.linked) {
+      return undefined;
+    }
+    leadsTo = shownPath(target.root, target.real);
+    note = `${path} is a symbolic link, or goes through one: this changes ${target.real}.`;
+  } catch (error) {
+    if (!(error instanceof PathOutsideError && error.throughLink && error.leadsTo !== undefined)) {
+      return undefined;
+    }
+    leadsTo = `${error.leadsTo} (outside the project; it will be refused)`;
+    note = `${path} is a symbolic link, or goes through one, that leads outside the project to ${error.leadsTo}. The call will be refused even if allowed.`;
+  }
+  return { title: `${verb} ${path} → ${leadsTo}`, display: [{ type: "text", text: note }] };
 }
 
 function lineOf(text: string, index: number): number {
@@ -52,10 +93,6 @@ function lineOf(text: string, index: number): number {
     line++;
   }
   return line;
-}
-
-function shown(root: string, path: string): string {
-  return relative(root, path).split(sep).join("/") || ".";
 }
 
 export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool<unknown>[] {
@@ -71,11 +108,10 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
     }),
     title: ({ path }) => `Read ${path}`,
     execute: async ({ path, line, limit: lines }, context) => {
-      const cwd = access.cwd(context.threadId);
-      const absolute = await resolveOnDisk(cwd, path);
+      const target = await fileTarget(access, context.threadId, path);
       let text: string | undefined;
       if (access.canRead()) {
-        const params: Record<string, unknown> = { sessionId: context.threadId, path: absolute };
+        const params: Record<string, unknown> = { sessionId: context.threadId, path: target.real };
         if (line !== undefined) {
           params.line = line;
         }
@@ -84,7 +120,7 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
         }
         text = (await access.request<{ content: string }>("fs/read_text_file", params, context.signal)).content;
       } else {
-        text = await readText(access, context.threadId, absolute, context.signal);
+        text = await readText(access, context.threadId, target, context.signal);
         if (text === undefined) {
           throw new Error(`${path} does not exist.`);
         }
@@ -94,7 +130,7 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
           text = all.slice(first, lines === undefined ? undefined : first + lines).join("\n");
         }
       }
-      const output: ToolOutput = { output: boundText(text, limit()), locations: [line === undefined ? { path: absolute } : { path: absolute, line }] };
+      const output: ToolOutput = { output: boundText(text, limit()), locations: [line === undefined ? { path: target.real } : { path: target.real, line }] };
       return output;
     },
   });
@@ -105,15 +141,15 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
     input: z.object({ path: z.string(), content: z.string() }),
     needsApproval: options.ask,
     title: ({ path }) => `Write ${path}`,
+    describeApproval: ({ path }, { threadId }) => describeLink("Write", access, threadId, path),
     execute: async ({ path, content }, context) => {
-      const cwd = access.cwd(context.threadId);
-      const absolute = await resolveOnDisk(cwd, path);
-      const before = await readText(access, context.threadId, absolute, context.signal);
-      await writeText(access, context.threadId, absolute, content, context.signal);
+      const target = await fileTarget(access, context.threadId, path);
+      const before = await readText(access, context.threadId, target, context.signal);
+      await writeText(access, context.threadId, target, content, context.signal);
       const output: ToolOutput = {
-        output: `${before === undefined ? "Created" : "Wrote"} ${shown(cwd, absolute)} (${content.split("\n").length} lines).`,
-        display: [{ type: "diff", path: absolute, oldText: before ?? null, newText: content }],
-        locations: [{ path: absolute }],
+        output: `${before === undefined ? "Created" : "Wrote"} ${named(path, target)} (${content.split("\n").length} lines).`,
+        display: [{ type: "diff", path: target.real, oldText: before ?? null, newText: content }],
+        locations: [{ path: target.real }],
       };
       return output;
     },
@@ -126,10 +162,10 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
     input: z.object({ path: z.string(), old_text: z.string().min(1), new_text: z.string(), replace_all: z.boolean().optional() }),
     needsApproval: options.ask,
     title: ({ path }) => `Edit ${path}`,
+    describeApproval: ({ path }, { threadId }) => describeLink("Edit", access, threadId, path),
     execute: async ({ path, old_text: oldText, new_text: newText, replace_all: replaceAll }, context) => {
-      const cwd = access.cwd(context.threadId);
-      const absolute = await resolveOnDisk(cwd, path);
-      const before = await readText(access, context.threadId, absolute, context.signal);
+      const target = await fileTarget(access, context.threadId, path);
+      const before = await readText(access, context.threadId, target, context.signal);
       if (before === undefined) {
         throw new Error(`${path} does not exist; use write_file to create it.`);
       }
@@ -141,11 +177,11 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
         throw new Error(`old_text appears ${count} times in ${path}; include more surrounding text, or set replace_all.`);
       }
       const after = replaceAll ? before.split(oldText).join(newText) : before.replace(oldText, () => newText);
-      await writeText(access, context.threadId, absolute, after, context.signal);
+      await writeText(access, context.threadId, target, after, context.signal);
       const output: ToolOutput = {
-        output: `Edited ${shown(cwd, absolute)}: replaced ${count} occurrence${count === 1 ? "" : "s"}.`,
-        display: [{ type: "diff", path: absolute, oldText: before, newText: after }],
-        locations: [{ path: absolute, line: lineOf(before, before.indexOf(oldText)) }],
+        output: `Edited ${named(path, target)}: replaced ${count} occurrence${count === 1 ? "" : "s"}.`,
+        display: [{ type: "diff", path: target.real, oldText: before, newText: after }],
+        locations: [{ path: target.real, line: lineOf(before, before.indexOf(oldText)) }],
       };
       return output;
     },
@@ -153,21 +189,28 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
 
   const listTool = defineTool({
     name: "list_files",
-    description: "List files and directories (directories end with /). Skips what .gitignore ignores. Set recursive to list everything below.",
+    description:
+      "List files and directories (directories end with /; a symbolic link shows where it leads, as link -> target). Skips what .gitignore ignores. Set recursive to list everything below.",
     input: z.object({ path: z.string().optional().describe("A directory, relative to the project directory. Default: the project directory."), recursive: z.boolean().optional() }),
     title: ({ path }) => `List ${path ?? "."}`,
     execute: async ({ path, recursive }, context) => {
-      const cwd = access.cwd(context.threadId);
-      const absolute = await resolveOnDisk(cwd, path ?? ".");
-      const start = shown(cwd, absolute);
+      const target = await resolvePath(access.cwd(context.threadId), path ?? ".");
+      if (target.kind === "missing") {
+        throw new Error(`${path ?? "."} does not exist.`);
+      }
+      const start = shownPath(target.root, target.real);
+      if (target.kind !== "directory") {
+        return start;
+      }
       const lines: string[] = [];
       let more = false;
-      for await (const entry of walkFiles(cwd, { start: start === "." ? "" : start, recursive: Boolean(recursive), signal: context.signal })) {
+      for await (const entry of walkFiles(target.root, { start: start === "." ? "" : start, recursive: Boolean(recursive), signal: context.signal })) {
         if (lines.length >= access.limits.maxEntries) {
           more = true;
           break;
         }
-        lines.push(entry.directory ? `${entry.path}/` : entry.path);
+        const name = entry.directory && entry.link === undefined ? `${entry.path}/` : entry.path;
+        lines.push(entry.link === undefined ? name : `${name} -> ${entry.link}${entry.directory ? "/" : ""}`);
       }
       if (more) {
         lines.push(`… more entries not shown (the limit is ${access.limits.maxEntries}); list a subdirectory.`);
@@ -178,18 +221,21 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
 
   const searchTool = defineTool({
     name: "search_files",
-    description: "Search file contents with a regular expression. Skips what .gitignore ignores and binary files. Returns path:line: text for each match.",
+    description:
+      "Search file contents with a regular expression. Skips what .gitignore ignores, binary files, and symbolic links (each file is searched at its own path). Returns path:line: text for each match.",
     input: z.object({
       pattern: z.string().min(1).describe("A JavaScript regular expression (or plain text)."),
-      path: z.string().optional().describe("A directory to search in, relative to the project directory."),
+      path: z.string().optional().describe("A directory (or a file) to search in, relative to the project directory."),
       glob: z.string().optional().describe("Only files whose path matches this glob, such as *.ts or src/**/*.py."),
       ignore_case: z.boolean().optional(),
     }),
     title: ({ pattern }) => `Search ${pattern}`,
     execute: async ({ pattern, path, glob, ignore_case: ignoreCase }, context) => {
-      const cwd = access.cwd(context.threadId);
-      const absolute = await resolveOnDisk(cwd, path ?? ".");
-      const start = shown(cwd, absolute);
+      const target = await resolvePath(access.cwd(context.threadId), path ?? ".");
+      if (target.kind === "missing") {
+        throw new Error(`${path ?? "."} does not exist.`);
+      }
+      const start = shownPath(target.root, target.real);
       let expression: RegExp;
       try {
         expression = new RegExp(pattern, ignoreCase ? "i" : "");
@@ -197,18 +243,15 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
         expression = new RegExp(pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), ignoreCase ? "i" : "");
       }
       const include = glob ? globMatcher(glob) : undefined;
+      const files: AsyncIterable<WalkEntry> =
+        target.kind === "directory" ? walkFiles(target.root, { start: start === "." ? "" : start, recursive: true, signal: context.signal }) : single({ path: start, directory: false });
       const matches: string[] = [];
-      for await (const entry of walkFiles(cwd, { start: start === "." ? "" : start, recursive: true, signal: context.signal })) {
-        if (entry.directory || (include && !include(entry.path))) {
+      for await (const entry of files) {
+        if (entry.directory || entry.link !== undefined || (include && !include(entry.path))) {
           continue;
         }
-        const file = `${cwd}${sep}${entry.path.split("/").join(sep)}`;
-        const info = await stat(file).catch(() => undefined);
-        if (!info || info.size > 2 * 1024 * 1024) {
-          continue;
-        }
-        const text = await readFile(file, "utf8").catch(() => "");
-        if (text.slice(0, 8000).includes("\u0000")) {
+        const text = await searchable(`${target.root}${sep}${entry.path.split("/").join(sep)}`);
+        if (text === undefined) {
           continue;
         }
         const lines = text.split("\n");
@@ -227,6 +270,29 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
   });
 
   return [readTool, writeTool, editTool, listTool, searchTool] as Tool<unknown>[];
+}
+
+async function* single<T>(value: T): AsyncGenerator<T> {
+  yield value;
+}
+
+/** The text of a regular file worth searching: not a link, not too large, not binary. */
+async function searchable(path: string): Promise<string | undefined> {
+  const handle = await openChecked(path).catch(() => undefined);
+  if (!handle) {
+    return undefined;
+  }
+  try {
+    if ((await handle.stat()).size > SEARCH_MAX_BYTES) {
+      return undefined;
+    }
+    const text = await handle.readFile("utf8");
+    return text.slice(0, 8000).includes("\u0000") ? undefined : text;
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** A matcher for a path glob: `*.ts` matches by name at any depth; a glob with a slash matches the path. */

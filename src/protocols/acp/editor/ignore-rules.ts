@@ -1,9 +1,11 @@
 // Which files a listing or a search skips: what .gitignore files say (in the directory and each
 // directory above, down from the session's root), and always the .git directory. A small matcher
 // for the patterns people write: *, **, ?, [abc], a leading or trailing /, and ! to re-include.
+// A .gitignore that is a symbolic link is not read (as git does not): it may lead anywhere.
 
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+
+import { readChecked } from "./disk-files.js";
 
 interface Rule {
   pattern: RegExp;
@@ -20,10 +22,8 @@ export interface RuleSet {
 }
 
 export async function readRules(root: string, directory: string): Promise<RuleSet | undefined> {
-  let text: string;
-  try {
-    text = await readFile(join(root, directory, ".gitignore"), "utf8");
-  } catch {
+  const text = await readChecked(join(root, directory, ".gitignore")).catch(() => undefined);
+  if (text === undefined) {
     return undefined;
   }
   const rules = text.split(/\r?\n/).flatMap((line) => {
