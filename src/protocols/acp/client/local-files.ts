@@ -1,11 +1,9 @@
 // The client side of ACP's fs methods, on this machine's disk within one root: what `weft chat`
 // answers when an agent asks to read or write a file through the "editor".
 
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
-
 import type * as acp from "@agentclientprotocol/sdk";
 
+import { readChecked, writeChecked } from "../editor/disk-files.js";
 import { resolveOnDisk } from "../editor/session-paths.js";
 
 export class LocalFiles {
@@ -13,7 +11,10 @@ export class LocalFiles {
 
   async read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
     const path = await resolveOnDisk(this.root, params.path);
-    let content = await readFile(path, "utf8");
+    let content = await readChecked(path);
+    if (content === undefined) {
+      throw new Error(`${params.path} does not exist.`);
+    }
     if (params.line !== undefined && params.line !== null) {
       const lines = content.split("\n");
       const first = Math.max(0, params.line - 1);
@@ -26,8 +27,7 @@ export class LocalFiles {
 
   async write(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse> {
     const path = await resolveOnDisk(this.root, params.path);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, params.content);
+    await writeChecked(path, params.content);
     return {};
   }
 }
