@@ -2,6 +2,7 @@
 
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 
+import { inSeconds } from "../errors/in-seconds.js";
 import { WeftError } from "../errors/weft-error.js";
 
 export interface ModelCallErrorOptions {
@@ -41,7 +42,7 @@ export class ModelCallError extends WeftError {
 function messageOf(name: string, cause: unknown, status: number | undefined, options: ModelCallErrorOptions): string {
   if (options.idleMs !== undefined) {
     const where = options.midStream ? ", part-way through its reply" : "";
-    return `The model ${name} sent nothing for ${seconds(options.idleMs)}${where}; weft stopped waiting. Check that the model server is up and not overloaded, then send the prompt again.`;
+    return `The model ${name} sent nothing for ${inSeconds(options.idleMs)}${where}; weft stopped waiting. Check that the model server is up and not overloaded, then send the prompt again.`;
   }
   if (options.midStream) {
     return `The model ${name} failed: its reply broke off part-way (${innermost(cause)}).`;
@@ -50,14 +51,10 @@ function messageOf(name: string, cause: unknown, status: number | undefined, opt
   if (options.retryAfterMs === undefined) {
     return failed;
   }
-  const limit = options.maxRetryWaitMs !== undefined && options.retryAfterMs > options.maxRetryWaitMs ? `, longer than the ${seconds(options.maxRetryWaitMs)} weft waits` : "";
-  return `${/[.!?]$/.test(failed) ? failed : `${failed}.`} The provider asked to wait ${seconds(options.retryAfterMs)} before trying again${limit}; try again later.`;
+  const limit = options.maxRetryWaitMs !== undefined && options.retryAfterMs > options.maxRetryWaitMs ? `, longer than the ${inSeconds(options.maxRetryWaitMs)} weft waits` : "";
+  return `${/[.!?]$/.test(failed) ? failed : `${failed}.`} The provider asked to wait ${inSeconds(options.retryAfterMs)} before trying again${limit}; try again later.`;
 }
 
-/** Milliseconds as seconds for people: "120 s", "0.3 s". */
-function seconds(milliseconds: number): string {
-  return `${Number((milliseconds / 1000).toFixed(milliseconds < 10_000 ? 1 : 0))} s`;
-}
 
 /** The deepest cause's message: the one that says what actually happened. */
 function innermost(cause: unknown): string {

@@ -34,8 +34,3 @@ export function checkTimeout(name: string, value: number): number {
   }
   return value;
 }
-
-/** Milliseconds as seconds for people: "10 s", "1.5 s". */
-export function inSeconds(milliseconds: number): string {
-  return `${Number((milliseconds / 1000).toFixed(milliseconds < 10_000 ? 1 : 0))} s`;
-}

@@ -6,6 +6,7 @@
 
 import pg from "pg";
 
+import { inSeconds } from "../../errors/in-seconds.js";
 import { StoreUnavailableError } from "../../errors/store-errors.js";
 import type { JsonValue } from "../../types/json.js";
 import type {
@@ -21,7 +22,7 @@ import { selectNamespaces } from "../list-namespaces.js";
 import { takePage } from "../page.js";
 import { type ItemRow, rowToItem as toItem } from "../sql-rows.js";
 import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../namespace.js";
-import { checkTimeout, inSeconds, takeTimeoutParameters } from "../timeout-parameters.js";
+import { checkTimeout, takeTimeoutParameters } from "../timeout-parameters.js";
 
 export interface PostgresStoreOptions {
   /**

@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 
 import { Redis } from "ioredis";
 
+import { inSeconds } from "../../errors/in-seconds.js";
 import { StoreUnavailableError } from "../../errors/store-errors.js";
 import type { JsonValue } from "../../types/json.js";
 import type {
@@ -25,7 +26,7 @@ import type {
 import { selectNamespaces } from "../list-namespaces.js";
 import { takePage } from "../page.js";
 import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../namespace.js";
-import { checkTimeout, inSeconds, takeTimeoutParameters } from "../timeout-parameters.js";
+import { checkTimeout, takeTimeoutParameters } from "../timeout-parameters.js";
 
 export interface RedisStoreOptions {
   /** A client to use (and not close). For failures to surface as errors instead of queued
