@@ -81,6 +81,7 @@ export async function streamModel(
         started = true;
       });
     } catch (error) {
+      watch.stop();
       if (caller?.aborted) {
         throw caller.reason ?? error;
       }
@@ -112,18 +113,25 @@ export async function streamModel(
  * attempt's signal aborts (closing the HTTP request) and whatever `guard()` is waiting on rejects.
  */
 class IdleWatch {
-  readonly signal: AbortSignal;
   expired = false;
   private readonly controller = new AbortController();
   private readonly aborted: Promise<never>;
   private timer: NodeJS.Timeout | undefined;
+  private readonly unlink: () => void;
 
   constructor(
     private readonly timeoutMs: number,
     caller: AbortSignal | undefined,
   ) {
-    this.signal = caller ? AbortSignal.any([caller, this.controller.signal]) : this.controller.signal;
-    const signal = this.signal;
+    // The caller's cancel stops the attempt too (by hand: AbortSignal.any needs Node 20.3).
+    const forward = () => this.controller.abort(caller?.reason);
+    if (caller?.aborted) {
+      forward();
+    } else {
+      caller?.addEventListener("abort", forward, { once: true });
+    }
+    this.unlink = () => caller?.removeEventListener("abort", forward);
+    const signal = this.controller.signal;
     this.aborted = new Promise<never>((_resolve, reject) => {
       const stop = () => reject(signal.reason instanceof Error ? signal.reason : new Error("The model call was stopped."));
       if (signal.aborted) {
@@ -137,6 +145,11 @@ class IdleWatch {
     this.touch();
   }
 
+  /** Aborts when the attempt is stopped, by the caller or for silence: give it to `doStream`. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
   /** Restarts the wait: a part arrived. */
   touch(): void {
     clearTimeout(this.timer);
@@ -146,15 +159,17 @@ class IdleWatch {
     }, this.timeoutMs);
   }
 
-  /** `promise`, or a rejection as soon as the attempt is stopped (by the caller or for silence). */
+  /** `promise`, or a rejection as soon as the attempt is stopped. */
   guard<T>(promise: Promise<T>): Promise<T> {
     // The loser of the race may still reject later; that is expected and not a failure.
     promise.catch(() => undefined);
     return Promise.race([promise, this.aborted]);
   }
 
+  /** Ends the watch: no more timer, no more listening to the caller. */
   stop(): void {
     clearTimeout(this.timer);
+    this.unlink();
   }
 }
 
