@@ -2,24 +2,59 @@
 
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 
+import { inSeconds } from "../errors/in-seconds.js";
 import { WeftError } from "../errors/weft-error.js";
+
+export interface ModelCallErrorOptions {
+  /** Output had already arrived when the call failed. */
+  midStream?: boolean;
+  /** The call was stopped because the model sent nothing for this many milliseconds. */
+  idleMs?: number;
+  /** How long the provider asked to wait before trying again, when it said. */
+  retryAfterMs?: number;
+  /** The longest wait weft honours, when the provider asked for more. */
+  maxRetryWaitMs?: number;
+}
 
 /** The model could not be called, or its reply broke off. The message says why in plain words. */
 export class ModelCallError extends WeftError {
   readonly provider: string;
   readonly modelId: string;
   readonly statusCode: number | undefined;
+  /** Set when the call was stopped for sending nothing for this many milliseconds. */
+  readonly idleMs: number | undefined;
+  /** How long the provider asked to wait before trying again, when it said. */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(model: LanguageModelV3, cause: unknown, options: { midStream?: boolean } = {}) {
+  constructor(model: LanguageModelV3, cause: unknown, options: ModelCallErrorOptions = {}) {
     const status = statusOf(cause);
-    const reason = options.midStream ? `its reply broke off part-way (${innermost(cause)}).` : describe(cause, status);
-    super("model_call_failed", `The model ${model.provider}/${model.modelId} failed: ${reason}`, { cause });
+    const name = `${model.provider}/${model.modelId}`;
+    super("model_call_failed", messageOf(name, cause, status, options), { cause });
     this.name = "ModelCallError";
     this.provider = model.provider;
     this.modelId = model.modelId;
     this.statusCode = status;
+    this.idleMs = options.idleMs;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
+
+function messageOf(name: string, cause: unknown, status: number | undefined, options: ModelCallErrorOptions): string {
+  if (options.idleMs !== undefined) {
+    const where = options.midStream ? ", part-way through its reply" : "";
+    return `The model ${name} sent nothing for ${inSeconds(options.idleMs)}${where}; weft stopped waiting. Check that the model server is up and not overloaded, then send the prompt again.`;
+  }
+  if (options.midStream) {
+    return `The model ${name} failed: its reply broke off part-way (${innermost(cause)}).`;
+  }
+  const failed = `The model ${name} failed: ${describe(cause, status)}`;
+  if (options.retryAfterMs === undefined) {
+    return failed;
+  }
+  const limit = options.maxRetryWaitMs !== undefined && options.retryAfterMs > options.maxRetryWaitMs ? `, longer than the ${inSeconds(options.maxRetryWaitMs)} weft waits` : "";
+  return `${/[.!?]$/.test(failed) ? failed : `${failed}.`} The provider asked to wait ${inSeconds(options.retryAfterMs)} before trying again${limit}; try again later.`;
+}
+
 
 /** The deepest cause's message: the one that says what actually happened. */
 function innermost(cause: unknown): string {

@@ -12,6 +12,7 @@ import { FakeModelServer, type FakeScript } from "../testing/fake-model-server.j
 import type { ToolMessage } from "../types/messages.js";
 import { approvalId, createAgent, type AgentOptions } from "./create-agent.js";
 import { ModelCallError } from "./agent-errors.js";
+import { EMPTY_REPLY_NOTE } from "./stream-model.js";
 import { defineTool } from "./tool.js";
 
 const servers: FakeModelServer[] = [];
@@ -318,5 +319,85 @@ describe("createAgent over an OpenAI-compatible server", () => {
     expect(done.status).toBe("completed");
     expect(server.requests[1]?.messages.find((message) => message.role === "tool")?.content).toBe("colour: blue");
     expect(seen).toEqual(["ann", "ann"]);
+  });
+});
+
+describe("createAgent when the model misbehaves", () => {
+  it("stops a call to a server that never answers after the idle timeout, and a cancel before then still cancels", { timeout: 10_000 }, async () => {
+    const { agent, server } = await agentOn([{ neverAnswer: true }, { neverAnswer: true }], { modelIdleTimeoutMs: 500 });
+    const controller = new AbortController();
+    const cancelled = agent.run(input("hi"), { threadId: "t1", signal: controller.signal });
+    await expect.poll(() => server.requests.length).toBe(1);
+    controller.abort();
+    expect(await cancelled.outcome).toEqual({ status: "cancelled" });
+    await expect.poll(() => server.aborted).toBe(1);
+
+    const outcome = await agent.run(input("hi"), { threadId: "t2" }).outcome;
+    expect(outcome.status).toBe("failed");
+    const error = outcome.status === "failed" ? outcome.error : undefined;
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect(error).toMatchObject({ idleMs: 500 });
+    expect(error?.message).toMatch(/^The model openai-compatible.*\/fake-model sent nothing for 0\.5 s; weft stopped waiting\./);
+    // Not retried: a second wait as long would only wedge the session longer.
+    expect(server.requests).toHaveLength(2);
+    await expect.poll(() => server.aborted).toBe(2);
+  });
+
+  it("stops a reply that stalls part-way after the idle timeout, counting from the last part", async () => {
+    const chunks = Array.from({ length: 8 }, (_, index) => `${index} `);
+    // 100 ms between chunks: the text takes longer than the timeout, and no gap comes near it.
+    // Then the stream stalls before its finish chunk (chunk 0 is the role, 1 to 8 the text).
+    const { agent, server } = await agentOn([{ text: chunks, chunkDelayMs: 100, stallAfter: 9 }], { modelIdleTimeoutMs: 500 });
+    const run = agent.run(input("hi"), { threadId: "t" });
+    const events = await collect(run);
+    expect(events.flatMap((event) => (event.type === "text-delta" ? [event.delta] : [])).join("")).toBe(chunks.join(""));
+    const outcome = await run.outcome;
+    expect(outcome.status === "failed" && outcome.error.message).toMatch(/sent nothing for 0\.5 s, part-way through its reply; weft stopped waiting/);
+    await expect.poll(() => server.aborted).toBe(1);
+  });
+
+  it("refuses an idle timeout that is not a positive number", async () => {
+    await expect(agentOn([], { modelIdleTimeoutMs: 0 })).rejects.toMatchObject({ code: "invalid_option" });
+    await expect(agentOn([], { modelIdleTimeoutMs: Number.NaN })).rejects.toMatchObject({ code: "invalid_option" });
+  });
+
+  it("waits at least as long as retry-after-ms and retry-after ask before retrying", async () => {
+    const { agent, server } = await agentOn([
+      { status: 429, error: "slow down", headers: { "retry-after-ms": "600" } },
+      { status: 503, error: "busy", headers: { "retry-after": "1" } },
+      { text: "fine now" },
+    ]);
+    const outcome = await agent.run(input("hi"), { threadId: "t" }).outcome;
+    expect(outcome.status).toBe("completed");
+    const [first, second, third] = server.requestTimes as [number, number, number];
+    expect(server.requestTimes).toHaveLength(3);
+    expect(second - first).toBeGreaterThanOrEqual(600);
+    expect(third - second).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("fails at once, saying how long the provider asked to wait, when that is longer than weft waits", async () => {
+    const { agent, server } = await agentOn([{ status: 429, error: "Rate limit reached", headers: { "retry-after": "120" } }, { text: "too soon" }]);
+    const outcome = await agent.run(input("hi"), { threadId: "t" }).outcome;
+    expect(outcome.status).toBe("failed");
+    const error = outcome.status === "failed" ? outcome.error : undefined;
+    expect(error).toMatchObject({ statusCode: 429, retryAfterMs: 120_000 });
+    expect(error?.message).toContain("HTTP 429: Rate limit reached. The provider asked to wait 120 s before trying again, longer than the 30 s weft waits; try again later.");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("keeps an empty reply as a note, so the next request holds no empty assistant message", async () => {
+    const { agent, server } = await agentOn([{ text: "" }, { text: "  \n" }, { text: "here" }]);
+    const first = agent.run(input("hi"), { threadId: "t" });
+    const deltas = (await collect(first)).flatMap((event) => (event.type === "text-delta" ? [event.delta] : []));
+    expect(deltas).toEqual([EMPTY_REPLY_NOTE]);
+    const one = await first.outcome;
+    expect(one.status === "completed" && one.output.messages.at(-1)).toMatchObject({ role: "assistant", parts: [{ type: "text", text: EMPTY_REPLY_NOTE }] });
+    const history = one.status === "completed" ? one.output.messages : [];
+    const two = await agent.run({ messages: [...history, userMessage("again")] }, { threadId: "t2" }).outcome;
+    expect(two.status === "completed" && two.output.messages.at(-1)?.parts).toEqual([{ type: "text", text: EMPTY_REPLY_NOTE }]);
+    const all = two.status === "completed" ? two.output.messages : [];
+    expect((await agent.run({ messages: [...all, userMessage("once more")] }, { threadId: "t3" }).outcome).status).toBe("completed");
+    const assistants = server.requests[2]?.messages.filter((message) => message.role === "assistant");
+    expect(assistants?.map((message) => message.content)).toEqual([EMPTY_REPLY_NOTE, EMPTY_REPLY_NOTE]);
   });
 });

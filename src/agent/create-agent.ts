@@ -5,6 +5,7 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, SharedV3ProviderOptions } from "@ai-sdk/provider";
 import { z } from "zod";
 
+import { WeftError } from "../errors/weft-error.js";
 import { valueChannel } from "../graph/channels.js";
 import type { CompiledGraph, CompileOptions } from "../graph/compiled-graph.js";
 import type { ToolApprovalAnswer, ToolApprovalRequest } from "../graph/interrupt.js";
@@ -48,6 +49,12 @@ export interface AgentOptions extends Pick<CompileOptions, "store" | "namespace"
   maxOutputTokens?: number;
   temperature?: number;
   providerOptions?: SharedV3ProviderOptions;
+  /**
+   * A model call that sends nothing for this many milliseconds (counting the wait for its reply to
+   * start) is stopped, and the run fails with a ModelCallError saying so. Default 300000 (5 min),
+   * see DEFAULT_MODEL_IDLE_TIMEOUT_MS for why it is long.
+   */
+  modelIdleTimeoutMs?: number | undefined;
 }
 
 /** What an agent takes: the whole conversation so far. The run's state starts from exactly it. */
@@ -89,6 +96,10 @@ function describeTool(tool: Tool<unknown>): LanguageModelV3FunctionTool {
 }
 
 export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels, AgentInput> {
+  const idle = options.modelIdleTimeoutMs;
+  if (idle !== undefined && !(Number.isFinite(idle) && idle > 0)) {
+    throw new WeftError("invalid_option", `modelIdleTimeoutMs must be a positive number of milliseconds, not ${String(idle)}.`);
+  }
   const toolsFor = async (context: NodeContext): Promise<Map<string, Tool<unknown>>> => {
     const list = typeof options.tools === "function" ? await options.tools({ threadId: context.threadId, principal: context.principal }) : (options.tools ?? []);
     return new Map(list.map((tool) => [tool.name, tool]));
@@ -121,7 +132,7 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
       if (options.providerOptions) {
         call.providerOptions = options.providerOptions;
       }
-      const reply = await streamModel(options.model, call, createMessageId("msg"), context.emit);
+      const reply = await streamModel(options.model, call, createMessageId("msg"), context.emit, { idleTimeoutMs: options.modelIdleTimeoutMs });
       context.emit({ type: "message", message: reply.message });
       if (reply.finishReason === "length") {
         context.end("max_tokens");

@@ -6,11 +6,17 @@ import { APICallError, type LanguageModelV3, type LanguageModelV3CallOptions, ty
 import type { FinishReason, NodeEvent, Usage } from "../graph/events.js";
 import type { AssistantMessage, AssistantPart } from "../types/messages.js";
 import { ModelCallError } from "./agent-errors.js";
+import { retryAfterMs } from "./retry-after.js";
 
 export interface ModelReply {
   message: AssistantMessage;
   finishReason: FinishReason;
   usage: Usage | undefined;
+}
+
+export interface StreamModelOptions {
+  /** Stop the call when no stream part arrives for this long. Default {@link DEFAULT_MODEL_IDLE_TIMEOUT_MS}. */
+  idleTimeoutMs?: number | undefined;
 }
 
 type Block =
@@ -20,40 +26,175 @@ type Block =
 const RETRIES = 2;
 
 /**
- * Calls the model and streams its reply. A retryable API error before any output is retried twice
- * with a short backoff; an error after output has started fails the call, because the person has
- * already seen part of the reply.
+ * How long a model call may send nothing before it is stopped: 5 minutes. Long, because stopping
+ * a call that was working throws away what the person paid for and a retry would likely wait as
+ * long again: models that think before they answer may stream nothing for minutes, and a local
+ * server may first load the model or read a long prompt. A server that is gone still frees the
+ * session within minutes, and the person can cancel sooner.
+ */
+export const DEFAULT_MODEL_IDLE_TIMEOUT_MS = 300_000;
+
+/**
+ * The longest wait a provider's `Retry-After` is honoured for: 30 s. Someone is watching the
+ * editor; past that, failing at once with the wait the provider asked for tells them more than a
+ * spinner does.
+ */
+export const MAX_RETRY_WAIT_MS = 30_000;
+
+/** What the assistant message says when the model sent no text and no tool calls. */
+export const EMPTY_REPLY_NOTE = "(The model sent an empty reply.)";
+
+/**
+ * Calls the model and streams its reply.
+ *
+ * A retryable API error (429, 5xx) before any output is retried twice: after the wait the
+ * provider asked for in `retry-after-ms` or `retry-after`, if it is at most
+ * {@link MAX_RETRY_WAIT_MS} (a longer one fails the call at once, saying how long the provider
+ * asked to wait), else after a short backoff. An error after output has started fails the call,
+ * because the person has already seen part of the reply.
+ *
+ * When no stream part arrives for `idleTimeoutMs` (counting the wait for the response to start),
+ * the call is stopped and fails with a {@link ModelCallError} saying so; it is not retried.
+ * Aborting `options.abortSignal` ends the call at once, during a retry's wait too, and the call
+ * rejects with the signal's reason.
+ *
+ * A reply with no text and no tool calls becomes a message saying {@link EMPTY_REPLY_NOTE} (also
+ * streamed as text), so the conversation never holds an empty assistant message, which some
+ * providers refuse.
  */
 export async function streamModel(
   model: LanguageModelV3,
   options: LanguageModelV3CallOptions,
   messageId: string,
   emit: (event: NodeEvent) => void,
+  settings: StreamModelOptions = {},
 ): Promise<ModelReply> {
+  const caller = options.abortSignal;
+  const idleTimeoutMs = settings.idleTimeoutMs ?? DEFAULT_MODEL_IDLE_TIMEOUT_MS;
   for (let attempt = 0; ; attempt++) {
     let started = false;
+    const watch = new IdleWatch(idleTimeoutMs, caller);
     try {
-      const result = await model.doStream(options);
-      return await consume(result.stream, messageId, emit, () => {
+      const result = await watch.guard(Promise.resolve(model.doStream({ ...options, abortSignal: watch.signal })));
+      watch.touch();
+      return await consume(result.stream, messageId, emit, watch, () => {
         started = true;
       });
     } catch (error) {
-      if (options.abortSignal?.aborted) {
-        throw options.abortSignal.reason ?? error;
+      watch.stop();
+      if (caller?.aborted) {
+        throw caller.reason ?? error;
       }
-      if (!started && attempt < RETRIES && APICallError.isInstance(error) && error.isRetryable) {
-        await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+      if (watch.expired) {
+        throw new ModelCallError(model, error, { idleMs: idleTimeoutMs, midStream: started });
+      }
+      if (error instanceof ModelCallError) {
+        throw error;
+      }
+      const retryable = APICallError.isInstance(error) && error.isRetryable;
+      const asked = retryable ? retryAfterMs(error.responseHeaders, Date.now()) : undefined;
+      if (!started && retryable && attempt < RETRIES && (asked === undefined || asked <= MAX_RETRY_WAIT_MS)) {
+        await pause(asked ?? 250 * 2 ** attempt, caller);
+        if (caller?.aborted) {
+          throw caller.reason ?? error;
+        }
         continue;
       }
-      throw error instanceof ModelCallError ? error : new ModelCallError(model, error, { midStream: started });
+      const details = asked === undefined ? { midStream: started } : { midStream: started, retryAfterMs: asked, maxRetryWaitMs: MAX_RETRY_WAIT_MS };
+      throw new ModelCallError(model, error, details);
+    } finally {
+      watch.stop();
     }
   }
+}
+
+/**
+ * Watches one attempt for silence: `touch()` on every part; after `timeoutMs` without one, the
+ * attempt's signal aborts (closing the HTTP request) and whatever `guard()` is waiting on rejects.
+ */
+class IdleWatch {
+  expired = false;
+  private readonly controller = new AbortController();
+  private readonly aborted: Promise<never>;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly unlink: () => void;
+
+  constructor(
+    private readonly timeoutMs: number,
+    caller: AbortSignal | undefined,
+  ) {
+    // The caller's cancel stops the attempt too (by hand: AbortSignal.any needs Node 20.3).
+    const forward = () => this.controller.abort(caller?.reason);
+    if (caller?.aborted) {
+      forward();
+    } else {
+      caller?.addEventListener("abort", forward, { once: true });
+    }
+    this.unlink = () => caller?.removeEventListener("abort", forward);
+    const signal = this.controller.signal;
+    this.aborted = new Promise<never>((_resolve, reject) => {
+      const stop = () => reject(signal.reason instanceof Error ? signal.reason : new Error("The model call was stopped."));
+      if (signal.aborted) {
+        stop();
+      } else {
+        signal.addEventListener("abort", stop, { once: true });
+      }
+    });
+    // Nobody may be racing it when it rejects.
+    this.aborted.catch(() => undefined);
+    this.touch();
+  }
+
+  /** Aborts when the attempt is stopped, by the caller or for silence: give it to `doStream`. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Restarts the wait: a part arrived. */
+  touch(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.expired = true;
+      this.controller.abort(new Error(`The model sent nothing for ${this.timeoutMs} ms.`));
+    }, this.timeoutMs);
+  }
+
+  /** `promise`, or a rejection as soon as the attempt is stopped. */
+  guard<T>(promise: Promise<T>): Promise<T> {
+    // The loser of the race may still reject later; that is expected and not a failure.
+    promise.catch(() => undefined);
+    return Promise.race([promise, this.aborted]);
+  }
+
+  /** Ends the watch: no more timer, no more listening to the caller. */
+  stop(): void {
+    clearTimeout(this.timer);
+    this.unlink();
+  }
+}
+
+/** Waits `ms`, or less when `signal` aborts first. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) {
+      resolve();
+      return;
+    }
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }
 
 async function consume(
   stream: ReadableStream<LanguageModelV3StreamPart>,
   messageId: string,
   emit: (event: NodeEvent) => void,
+  watch: IdleWatch,
   onStart: () => void,
 ): Promise<ModelReply> {
   const blocks: Block[] = [];
@@ -81,7 +222,8 @@ async function consume(
   const reader = stream.getReader();
   try {
     for (;;) {
-      const { done, value: part } = await reader.read();
+      const { done, value: part } = await watch.guard(reader.read());
+      watch.touch();
       if (done) {
         break;
       }
@@ -138,6 +280,10 @@ async function consume(
           break;
       }
     }
+  } catch (error) {
+    // Stopped while waiting for a part: close the stream rather than leave it open.
+    reader.cancel().catch(() => undefined);
+    throw error;
   } finally {
     reader.releaseLock();
   }
@@ -149,6 +295,14 @@ async function consume(
     } else if (block.text.length > 0 || block.providerMetadata) {
       parts.push(block.providerMetadata ? { type: block.type, text: block.text, providerMetadata: block.providerMetadata } : { type: block.type, text: block.text });
     }
+  }
+  if (!parts.some((part) => part.type === "tool-call" || (part.type === "text" && part.text.trim() !== ""))) {
+    // Nothing to keep as a reply: say so, in the conversation and to the person. Text that is
+    // only white space goes too (providers refuse it as they refuse an empty message).
+    const kept = parts.filter((part) => part.type !== "text");
+    parts.length = 0;
+    parts.push(...kept, { type: "text", text: EMPTY_REPLY_NOTE });
+    emit({ type: "text-delta", messageId, delta: EMPTY_REPLY_NOTE });
   }
   const message: AssistantMessage = { id: messageId, role: "assistant", parts, finishReason, createdAt: new Date().toISOString() };
   emit(usage ? { type: "message-end", messageId, finishReason, usage } : { type: "message-end", messageId, finishReason });

@@ -18,6 +18,10 @@ export interface FakeReply {
   /** Answer with this HTTP status and `error` as the message instead of a reply. */
   status?: number;
   error?: string;
+  /** Extra response headers, such as `retry-after` on a 429. */
+  headers?: Readonly<Record<string, string>>;
+  /** Read the request and never answer: no status line, no headers, the connection left open. */
+  neverAnswer?: boolean;
   /** Break the connection after this many chunks. */
   failAfter?: number;
   /** Stop sending after this many chunks and keep the connection open. */
@@ -40,7 +44,9 @@ export type FakeScript = readonly FakeReply[] | ((request: ChatRequest, index: n
 export class FakeModelServer {
   /** Every request, in order. */
   readonly requests: ChatRequest[] = [];
-  /** How many streamed replies the client broke off before they ended. */
+  /** When each request had arrived (its body read), by `performance.now()`, in order. */
+  readonly requestTimes: number[] = [];
+  /** How many replies the client broke off before they ended (or, for `neverAnswer`, began). */
   aborted = 0;
   /** Called with each chunk's text just before it is written, for latency measurements. */
   onChunk: ((text: string) => void) | undefined;
@@ -89,6 +95,7 @@ export class FakeModelServer {
     const parsed = JSON.parse(body) as ChatRequest;
     const index = this.requests.length;
     this.requests.push(parsed);
+    this.requestTimes.push(performance.now());
     let reply: FakeReply | undefined;
     try {
       reply = typeof this.script === "function" ? await this.script(parsed, index) : this.script[index];
@@ -96,21 +103,25 @@ export class FakeModelServer {
       reply = { status: 500, error: error instanceof Error ? error.message : String(error) };
     }
     reply ??= { status: 500, error: `The fake model server has no reply number ${index + 1}.` };
+    if (reply.neverAnswer) {
+      response.on("close", () => this.aborted++);
+      return;
+    }
     if (reply.status !== undefined) {
-      response.writeHead(reply.status, { "content-type": "application/json" });
+      response.writeHead(reply.status, { ...reply.headers, "content-type": "application/json" });
       response.end(JSON.stringify({ error: { message: reply.error ?? "error", type: "fake_error" } }));
       return;
     }
     if (parsed.stream) {
       await this.stream(reply, parsed.model, response);
     } else {
-      response.writeHead(200, { "content-type": "application/json" });
+      response.writeHead(200, { ...reply.headers, "content-type": "application/json" });
       response.end(JSON.stringify(completion(reply, parsed.model)));
     }
   }
 
   private async stream(reply: FakeReply, model: string, response: ServerResponse): Promise<void> {
-    response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+    response.writeHead(200, { ...reply.headers, "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
     let closed = false;
     response.on("close", () => {
       if (!response.writableFinished) {

@@ -31,6 +31,8 @@ export interface CodingAgentOptions {
   instructions?: string;
   /** Called once the editor's `initialize` is answered, to warm up the store or the model. */
   onInitialized?: () => void;
+  /** Stop a model call that sends nothing for this long; see createAgent's `modelIdleTimeoutMs`. */
+  modelIdleTimeoutMs?: number | undefined;
 }
 
 export function serveCodingAgent(streams: AcpStreams, options: CodingAgentOptions): AcpServer {
@@ -42,6 +44,7 @@ export function serveCodingAgent(streams: AcpStreams, options: CodingAgentOption
     instructions: editor.instructions(options.instructions ?? CODING_AGENT_INSTRUCTIONS),
     store: options.store,
     maxSteps: 50,
+    modelIdleTimeoutMs: options.modelIdleTimeoutMs,
   });
   return serveAcp(agent, streams, {
     agentInfo: options.agentInfo ?? { name: "weft", title: "weft", version: "0.0.0" },

@@ -1,6 +1,7 @@
 // A store that goes away mid-session: a private redis-server on a spare port (with an append-only
 // file, so a restart keeps its data) is stopped and started under a running agent; the shared
-// Postgres is cut off behind a TCP proxy and reconnected.
+// Postgres is cut off behind a TCP proxy and reconnected. And a store that goes silent, as in a
+// network partition: `weft acp` with the shared Postgres or Redis behind a stalled TCP proxy.
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,8 +13,8 @@ import * as acp from "@agentclientprotocol/sdk";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 
-import { AgentProcess } from "../../../test/support/agent-process.js";
-import { cleanUpStores, postgresSkip, postgresUrl, uniqueName } from "../../../test/support/servers.js";
+import { AgentProcess, repoRoot } from "../../../test/support/agent-process.js";
+import { cleanUpStores, postgresSkip, postgresUrl, redisSkip, redisUrl, uniqueName } from "../../../test/support/servers.js";
 import { TcpProxy } from "../../../test/support/tcp-proxy.js";
 import { FakeModelServer } from "../../testing/fake-model-server.js";
 
@@ -132,5 +133,85 @@ describe.skipIf(postgresSkip !== undefined)(`a Postgres that becomes unreachable
       direct.port = target.port || "5432";
       await cleanUpStores([direct.toString()]);
     }
+  });
+});
+
+/**
+ * `weft acp` with its sessions behind a proxy that goes silent mid-session: a prompt then gets an
+ * error that says the store is unavailable, long before the network would give up on its own
+ * (over 40 s with no store timeouts); the agent still answers, and once the proxy forwards again
+ * the session works.
+ */
+async function throughSilence(kind: "postgres" | "redis", server: string, parameters: Record<string, string>): Promise<void> {
+  const target = new URL(server);
+  const proxy = new TcpProxy(target.hostname, Number(target.port || (kind === "postgres" ? 5432 : 6379)));
+  await proxy.up();
+  const through = new URL(target);
+  through.port = String(proxy.port);
+  for (const [name, value] of Object.entries(parameters)) {
+    through.searchParams.set(name, value);
+  }
+  const model = await FakeModelServer.start((request) => ({ text: `reply ${request.messages.filter((message) => message.role === "user").length}` }));
+  const agent = AgentProcess.start({
+    command: process.execPath,
+    args: [join(repoRoot, "bin/weft.js"), "acp", "--sessions", through.toString()],
+    env: { WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url, WEFT_SESSIONS: undefined, OPENAI_API_KEY: undefined },
+  });
+  try {
+    await agent.initialize();
+    const sessionId = await agent.newSession(dir);
+    expect((await agent.prompt(sessionId, "first")).stopReason).toBe("end_turn");
+
+    proxy.stall();
+    const silent = await settleWithin(20_000, agent.prompt(sessionId, "while silent"));
+    expect(silent).toMatchObject({ status: "rejected", reason: { code: -32603, message: expect.stringContaining(`The ${kind} store is unavailable`) } });
+    expect(silent.status === "rejected" && String((silent.reason as Error).message)).toMatch(/did not answer within 1 s|could not connect within 1 s/);
+    expect(agent.child.exitCode).toBeNull();
+    expect((await agent.initialize()).protocolVersion).toBe(1);
+
+    proxy.resume();
+    await expect
+      .poll(async () => (await agent.agent.request(acp.methods.agent.session.list, {}).then(() => "up", () => "down")), { timeout: 15_000, interval: 200 })
+      .toBe("up");
+    const seen = agent.updatesOf(sessionId).length;
+    expect((await agent.prompt(sessionId, "after")).stopReason).toBe("end_turn");
+    expect(agent.textOf(sessionId, seen)).toMatch(/^reply \d$/);
+    expect(agent.wire.problems).toEqual([]);
+  } finally {
+    if (agent.child.exitCode === null) {
+      await agent.stop();
+    }
+    await model.close();
+    await proxy.down();
+    const place = kind === "postgres" ? "schema" : "prefix";
+    const direct = new URL(server);
+    direct.searchParams.set(place, through.searchParams.get(place) ?? "");
+    await cleanUpStores([direct.toString()]);
+  }
+}
+
+/** How `promise` settled, or a failure if it has not within `ms`. */
+async function settleWithin<T>(ms: number, promise: Promise<T>): Promise<PromiseSettledResult<T>> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`No answer within ${ms} ms.`)), ms);
+  });
+  try {
+    const [settled] = await Promise.race([Promise.allSettled([promise]), late]);
+    return settled as PromiseSettledResult<T>;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe.skipIf(postgresSkip !== undefined)(`weft acp with a Postgres that goes silent${postgresSkip ? ` (skipped: ${postgresSkip})` : ""}`, () => {
+  it("answers a prompt with a store error within the timeouts, keeps running, and works once the network heals", async () => {
+    await throughSilence("postgres", postgresUrl as string, { schema: uniqueName("weft_test"), connect_timeout_ms: "1000", query_timeout_ms: "1000" });
+  });
+});
+
+describe.skipIf(redisSkip !== undefined)(`weft acp with a Redis that goes silent${redisSkip ? ` (skipped: ${redisSkip})` : ""}`, () => {
+  it("answers a prompt with a store error within the timeouts, keeps running, and works once the network heals", async () => {
+    await throughSilence("redis", redisUrl as string, { prefix: uniqueName("weft-test"), connect_timeout_ms: "1000", command_timeout_ms: "1000" });
   });
 });

@@ -1,9 +1,12 @@
 // The Postgres store, for teams whose agent processes (on one machine or many) share sessions.
 // Bring your own pg.Pool or a connection string; the schema is created on first use, and
 // migrations run one at a time under an advisory lock. Every write is one atomic statement.
+// A server that goes silent (a network partition) fails each call within the query timeout, as
+// StoreUnavailableError, instead of leaving it waiting.
 
 import pg from "pg";
 
+import { inSeconds } from "../../errors/in-seconds.js";
 import { StoreUnavailableError } from "../../errors/store-errors.js";
 import type { JsonValue } from "../../types/json.js";
 import type {
@@ -19,12 +22,33 @@ import { selectNamespaces } from "../list-namespaces.js";
 import { takePage } from "../page.js";
 import { type ItemRow, rowToItem as toItem } from "../sql-rows.js";
 import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../namespace.js";
+import { checkTimeout, takeTimeoutParameters } from "../timeout-parameters.js";
 
 export interface PostgresStoreOptions {
-  /** A pool to use (and not close). Give it an `error` listener: pg emits one when an idle connection breaks. */
-  pool?: pg.Pool;
-  /** Or a connection string for a pool of the store's own. */
-  connectionString?: string;
+  /**
+   * A pool to use (and not close). Give it an `error` listener: pg emits one when an idle
+   * connection breaks, and a `connectionTimeoutMillis`: `connectTimeoutMs` applies only to the
+   * store's own pool.
+   */
+  pool?: pg.Pool | undefined;
+  /**
+   * Or a connection string for a pool of the store's own. It may carry `connect_timeout_ms` and
+   * `query_timeout_ms` parameters, read as the options of those names (the options win).
+   */
+  connectionString?: string | undefined;
+  /**
+   * How long the store's own pool may take to open a connection (the TCP connect and Postgres's
+   * handshake), or to hand one out when all are busy. Default 5000.
+   */
+  connectTimeoutMs?: number | undefined;
+  /**
+   * How long a query may go without an answer. Then the call fails with StoreUnavailableError and
+   * its connection is closed (the server may never answer on it). On the store's own pool the
+   * server is also told (`statement_timeout`) to stop a statement that runs that long. Applies to
+   * a pool passed in too. Default 10000: the store's statements touch a few rows each, so one that
+   * has not answered in 10 s is stuck, not slow.
+   */
+  queryTimeoutMs?: number | undefined;
   /** The schema for the store's tables. Default `public`; created if missing. */
   schema?: string;
   /** Table name prefix. Default `weft`. */
@@ -48,6 +72,8 @@ const MIGRATIONS: Array<(items: string, prefix: string) => string> = [
 ];
 
 const BATCH = 500;
+const CONNECT_TIMEOUT_MS = 5_000;
+const QUERY_TIMEOUT_MS = 10_000;
 
 export class PostgresStore implements Store {
   readonly pool: pg.Pool;
@@ -56,6 +82,8 @@ export class PostgresStore implements Store {
   private readonly prefix: string;
   private readonly items: string;
   private readonly migrations: string;
+  private readonly connectTimeoutMs: number;
+  private readonly queryTimeoutMs: number;
   private ready: Promise<void> | undefined;
   private writes = 0;
 
@@ -71,11 +99,21 @@ export class PostgresStore implements Store {
     this.prefix = prefix;
     this.items = `"${schema}"."${prefix}_items"`;
     this.migrations = `"${schema}"."${prefix}_migrations"`;
+    const { url, timeouts } = options.connectionString
+      ? takeTimeoutParameters(options.connectionString, ["connect_timeout_ms", "query_timeout_ms"])
+      : { url: undefined, timeouts: {} };
+    this.connectTimeoutMs = checkTimeout("connectTimeoutMs", options.connectTimeoutMs ?? timeouts.connect_timeout_ms ?? CONNECT_TIMEOUT_MS);
+    this.queryTimeoutMs = checkTimeout("queryTimeoutMs", options.queryTimeoutMs ?? timeouts.query_timeout_ms ?? QUERY_TIMEOUT_MS);
     if (options.pool) {
       this.pool = options.pool;
       this.ownsPool = false;
     } else {
-      this.pool = new pg.Pool({ connectionString: options.connectionString, max: 10, connectionTimeoutMillis: 5_000 });
+      this.pool = new pg.Pool({
+        connectionString: url,
+        max: 10,
+        connectionTimeoutMillis: this.connectTimeoutMs,
+        statement_timeout: this.queryTimeoutMs,
+      });
       this.ownsPool = true;
       // An idle connection that breaks (the server restarted) must not crash the process. A pool
       // passed in is its owner's to watch.
@@ -190,25 +228,29 @@ export class PostgresStore implements Store {
   private migrate(): Promise<void> {
     this.ready ??= (async () => {
       const client = await this.pool.connect();
+      const query = <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) => client.query<R>(timed(text, values, this.queryTimeoutMs));
+      let failure: unknown;
       try {
-        await client.query("BEGIN");
-        await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`weft:${this.migrations}`]);
-        await client.query(`CREATE SCHEMA IF NOT EXISTS "${this.schema}"`);
-        await client.query(`CREATE TABLE IF NOT EXISTS ${this.migrations} (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`);
-        const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${this.migrations}`);
+        await query("BEGIN");
+        await query("SELECT pg_advisory_xact_lock(hashtext($1))", [`weft:${this.migrations}`]);
+        await query(`CREATE SCHEMA IF NOT EXISTS "${this.schema}"`);
+        await query(`CREATE TABLE IF NOT EXISTS ${this.migrations} (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`);
+        const { rows } = await query<{ version: number }>(`SELECT version FROM ${this.migrations}`);
         const applied = new Set(rows.map((row) => row.version));
         for (const [index, migration] of MIGRATIONS.entries()) {
           if (!applied.has(index + 1)) {
-            await client.query(migration(this.items, this.prefix));
-            await client.query(`INSERT INTO ${this.migrations} (version, applied_at) VALUES ($1, $2)`, [index + 1, new Date().toISOString()]);
+            await query(migration(this.items, this.prefix));
+            await query(`INSERT INTO ${this.migrations} (version, applied_at) VALUES ($1, $2)`, [index + 1, new Date().toISOString()]);
           }
         }
-        await client.query("COMMIT");
+        await query("COMMIT");
       } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
+        failure = error;
+        await query("ROLLBACK").catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        // A connection that failed may be broken or still busy: close it rather than reuse it.
+        client.release(failure !== undefined);
       }
     })().catch((error: unknown) => {
       this.ready = undefined;
@@ -217,23 +259,53 @@ export class PostgresStore implements Store {
     return this.ready;
   }
 
+  /**
+   * Runs one statement with the query timeout. A timed-out query's connection is closed by the
+   * pool (pg hands it back with the error), so no later call waits behind it.
+   */
   private async query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params: unknown[]): Promise<pg.QueryResult<R>> {
     try {
       await this.migrate();
-      return await this.pool.query<R>(sql, params);
+      return await this.pool.query<R>(timed(sql, params, this.queryTimeoutMs));
     } catch (error) {
-      throw isConnectionError(error) ? new StoreUnavailableError("postgres", { cause: error }) : error;
+      if (!isConnectionError(error)) {
+        throw error;
+      }
+      const detail = timeoutDetail(error, this.connectTimeoutMs, this.queryTimeoutMs);
+      throw new StoreUnavailableError("postgres", detail ? { cause: error, detail } : { cause: error });
     }
   }
 }
 
-/** Errors that mean the server cannot be reached or used right now, rather than a bad query. */
+/**
+ * Errors that mean the server cannot be reached or used right now, rather than a bad query: no
+ * SQLSTATE (a network error or a timeout of ours), a connection exception (08), an operator
+ * intervention such as a shutdown or a cancelled statement (57), or too little of a resource (53).
+ */
 function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
   if (typeof code !== "string" || !/^[0-9A-Z]{5}$/.test(code)) {
     return true;
   }
-  return code.startsWith("08") || code.startsWith("57P") || code.startsWith("53");
+  return code.startsWith("08") || code.startsWith("57") || code.startsWith("53");
+}
+
+/** A statement with a client-side timeout (pg reads `query_timeout` from a query too; its types leave it out). */
+function timed(text: string, values: unknown[], timeoutMs: number): pg.QueryConfig {
+  return { text, values, query_timeout: timeoutMs } as pg.QueryConfig;
+}
+
+/** What a timeout means, in plain words, when the error is one. */
+function timeoutDetail(error: unknown, connectTimeoutMs: number, queryTimeoutMs: number): string | undefined {
+  const message = error instanceof Error ? error.message : "";
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (message === "Query read timeout" || code === "57014") {
+    return `the server did not answer within ${inSeconds(queryTimeoutMs)} (the query timeout).`;
+  }
+  if (/timeout exceeded when trying to connect|connection timeout/i.test(message)) {
+    return `could not connect within ${inSeconds(connectTimeoutMs)} (the connect timeout).`;
+  }
+  return undefined;
 }
 
 function expiry(now: number, ttlMs: number | undefined): number | null {

@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 
 import { Redis } from "ioredis";
 
+import { inSeconds } from "../../errors/in-seconds.js";
 import { StoreUnavailableError } from "../../errors/store-errors.js";
 import type { JsonValue } from "../../types/json.js";
 import type {
@@ -25,15 +26,31 @@ import type {
 import { selectNamespaces } from "../list-namespaces.js";
 import { takePage } from "../page.js";
 import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../namespace.js";
+import { checkTimeout, takeTimeoutParameters } from "../timeout-parameters.js";
 
 export interface RedisStoreOptions {
   /** A client to use (and not close). For failures to surface as errors instead of queued
-   * commands, create it with `enableOfflineQueue: false` and a small `maxRetriesPerRequest`. */
-  client?: Redis;
-  /** Or a URL for a client of the store's own, such as `redis://127.0.0.1:6379/0`. */
-  url?: string;
+   * commands, create it with `enableOfflineQueue: false`, a small `maxRetriesPerRequest` and a
+   * `commandTimeout`: the timeouts below apply only to the store's own client. */
+  client?: Redis | undefined;
+  /**
+   * Or a URL for a client of the store's own, such as `redis://127.0.0.1:6379/0`. It may carry
+   * `connect_timeout_ms` and `command_timeout_ms` parameters, read as the options of those names
+   * (the options win).
+   */
+  url?: string | undefined;
   /** Prefix of every key. Default `weft`. */
-  prefix?: string;
+  prefix?: string | undefined;
+  /**
+   * How long the store's own client may take to connect, up to Redis answering its first command.
+   * Default 5000.
+   */
+  connectTimeoutMs?: number | undefined;
+  /**
+   * How long a command may go without an answer; then the call fails with StoreUnavailableError.
+   * Default 10000: every command of the store is quick, so one unanswered for 10 s is stuck.
+   */
+  commandTimeoutMs?: number | undefined;
 }
 
 // KEYS: item, keyset. ARGV: key, value, time, expiresAt ('' for none), expected revision ('' for an
@@ -77,25 +94,31 @@ type Scripted = Redis & {
 };
 
 const CHUNK = 1000;
+const CONNECT_TIMEOUT_MS = 5_000;
+const COMMAND_TIMEOUT_MS = 10_000;
 
 export class RedisStore implements Store {
   readonly client: Redis;
   private readonly ownsClient: boolean;
   private readonly prefix: string;
+  private readonly connectTimeoutMs: number;
   private ready: Promise<void> | undefined;
 
   constructor(options: RedisStoreOptions) {
     this.prefix = options.prefix ?? "weft";
+    const { url, timeouts } = takeTimeoutParameters(options.url ?? "redis://127.0.0.1:6379", ["connect_timeout_ms", "command_timeout_ms"]);
+    this.connectTimeoutMs = checkTimeout("connectTimeoutMs", options.connectTimeoutMs ?? timeouts.connect_timeout_ms ?? CONNECT_TIMEOUT_MS);
+    const commandTimeoutMs = checkTimeout("commandTimeoutMs", options.commandTimeoutMs ?? timeouts.command_timeout_ms ?? COMMAND_TIMEOUT_MS);
     if (options.client) {
       this.client = options.client;
       this.ownsClient = false;
     } else {
-      this.client = new Redis(options.url ?? "redis://127.0.0.1:6379", {
+      this.client = new Redis(url, {
         lazyConnect: true,
         enableOfflineQueue: false,
         maxRetriesPerRequest: 1,
-        connectTimeout: 5_000,
-        commandTimeout: 10_000,
+        connectTimeout: this.connectTimeoutMs,
+        commandTimeout: commandTimeoutMs,
       });
       this.ownsClient = true;
     }
@@ -234,10 +257,27 @@ export class RedisStore implements Store {
     return `${this.prefix}:namespaces`;
   }
 
+  /**
+   * The first connect, within the connect timeout. ioredis's own `connectTimeout` ends at the TCP
+   * connect; a server that accepts the connection and then says nothing (a partition, a proxy in
+   * front of a dead server) is caught here. The client goes on trying by itself, and later calls
+   * fail at once until it is ready (the offline queue is off).
+   */
+  private connect(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => {
+        const detail = `${this.address()} did not answer within ${inSeconds(this.connectTimeoutMs)} while connecting (the connect timeout).`;
+        reject(new StoreUnavailableError("redis", { cause: new Error("Connect timed out"), detail }));
+      }, this.connectTimeoutMs);
+    });
+    return Promise.race([this.client.connect(), timedOut]).finally(() => clearTimeout(timer));
+  }
+
   private async call<T>(command: (redis: Scripted) => Promise<T>): Promise<T> {
     try {
       if (this.ownsClient && this.client.status === "wait") {
-        this.ready ??= this.client.connect().catch((error: unknown) => {
+        this.ready ??= this.connect().catch((error: unknown) => {
           this.ready = undefined;
           throw error;
         });
@@ -248,10 +288,20 @@ export class RedisStore implements Store {
       if (error instanceof StoreUnavailableError) {
         throw error;
       }
-      const { host, port } = this.client.options;
-      const detail = this.client.status === "ready" ? undefined : `not connected to ${host ?? "127.0.0.1"}:${port ?? 6379} (${this.client.status}).`;
+      const timeout = this.client.options.commandTimeout;
+      const detail =
+        error instanceof Error && error.message === "Command timed out"
+          ? `${this.address()} did not answer ${timeout ? `within ${inSeconds(timeout)}` : "in time"} (the command timeout).`
+          : this.client.status === "ready"
+            ? undefined
+            : `not connected to ${this.address()} (${this.client.status}).`;
       throw new StoreUnavailableError("redis", detail ? { cause: error, detail } : { cause: error });
     }
+  }
+
+  private address(): string {
+    const { host, port } = this.client.options;
+    return `${host ?? "127.0.0.1"}:${port ?? 6379}`;
   }
 }
 
