@@ -33,7 +33,14 @@ export async function runAcp(config: AgentConfig, version: string): Promise<numb
   const store = new LazyStore(() => openStore(config.sessions));
   const streams: AcpStreams = config.logLevel === "debug" ? wireLog(logger) : { input: process.stdin, output: process.stdout };
   // Open the session store while the editor is busy with our answer to initialize.
-  const server = serveCodingAgent(streams, { model, store, logger, agentInfo: { name: "weft", title: "weft", version }, onInitialized: () => store.warm() });
+  const server = serveCodingAgent(streams, {
+    model,
+    store,
+    logger,
+    agentInfo: { name: "weft", title: "weft", version },
+    onInitialized: () => store.warm(),
+    modelIdleTimeoutMs: config.modelIdleTimeoutMs,
+  });
   for (const signal of STOP_SIGNALS) {
     process.once(signal, () => void stop(signal, store, logger));
   }

@@ -19,9 +19,18 @@ export interface AgentConfig {
   apiKey: string | undefined;
   sessions: string;
   logLevel: LogLevel;
+  /** How long a model call may send nothing before it is stopped, in ms; undefined for the default. */
+  modelIdleTimeoutMs: number | undefined;
 }
 
-export function readAgentConfig(flags: { model?: string | undefined; "base-url"?: string | undefined; sessions?: string | undefined }, env: NodeJS.ProcessEnv): AgentConfig {
+export interface AgentFlags {
+  model?: string | undefined;
+  "base-url"?: string | undefined;
+  sessions?: string | undefined;
+  "model-timeout"?: string | undefined;
+}
+
+export function readAgentConfig(flags: AgentFlags, env: NodeJS.ProcessEnv): AgentConfig {
   const model = flags.model ?? nonEmpty(env.WEFT_MODEL);
   if (model !== undefined) {
     try {
@@ -47,7 +56,20 @@ export function readAgentConfig(flags: { model?: string | undefined; "base-url"?
     apiKey: nonEmpty(env.WEFT_API_KEY),
     sessions: checkSessions(flags.sessions ?? nonEmpty(env.WEFT_SESSIONS) ?? defaultSessionsPath(env), flags.sessions === undefined ? "WEFT_SESSIONS" : "--sessions"),
     logLevel,
+    modelIdleTimeoutMs: readSeconds(flags["model-timeout"] ?? nonEmpty(env.WEFT_MODEL_TIMEOUT), flags["model-timeout"] === undefined ? "WEFT_MODEL_TIMEOUT" : "--model-timeout"),
   };
+}
+
+/** A positive number of seconds, as milliseconds. */
+function readSeconds(value: string | undefined, source: string): number | undefined {
+  if (value === undefined) {
+    return undefined;
+  }
+  const seconds = Number(value);
+  if (value.trim() === "" || !Number.isFinite(seconds) || seconds <= 0) {
+    throw new UsageError(`${source} must be a positive number of seconds, not ${JSON.stringify(value)}`);
+  }
+  return Math.round(seconds * 1000);
 }
 
 const SQLITE_EXTENSIONS = [".db", ".sqlite", ".sqlite3", ".db3"];

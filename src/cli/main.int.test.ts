@@ -70,6 +70,9 @@ describe("the weft command", () => {
     [["chat", "--list", "--resume", "sess_1"], "--list and --resume cannot be used together"],
     [["chat", "--agent", "other-agent", "--model", "openai:gpt-4.1"], "--model configures weft's own agent"],
     [["chat", "--sessions", "ftp://x"], "uses a scheme weft does not support"],
+    [["acp", "--model-timeout", "0"], '--model-timeout must be a positive number of seconds, not "0"'],
+    [["acp", "--model-timeout", "soon"], '--model-timeout must be a positive number of seconds, not "soon"'],
+    [["chat", "--model-timeout=-5"], "--model-timeout must be a positive number of seconds"],
   ])("refuses %j with exit code 2 and says why", (args, message) => {
     const result = weft(args);
     expect(result.status).toBe(2);
@@ -84,6 +87,12 @@ describe("the weft command", () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('WEFT_SESSIONS "ftp://x" uses a scheme weft does not support');
     expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it("checks WEFT_MODEL_TIMEOUT", () => {
+    const result = weft(["acp"], { WEFT_MODEL_TIMEOUT: "1m" });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('WEFT_MODEL_TIMEOUT must be a positive number of seconds, not "1m"');
   });
 
   it.each([["memory"], ["./here.db"], ["here.sqlite"], ["sqlite:here.db"], ["postgres://127.0.0.1:1/x"], ["redis://127.0.0.1:1"]])("accepts --sessions %s", (sessions) => {

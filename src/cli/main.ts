@@ -19,6 +19,8 @@ weft acp options:
                              openai-compatible:<id> with --base-url.            [WEFT_MODEL]
   --base-url <url>           The model server's base URL (openai-compatible, or to override
                              a provider's).                                     [WEFT_BASE_URL]
+  --model-timeout <seconds>  Stop a model call that sends nothing for this long and tell the
+                             person. Default: 300.                            [WEFT_MODEL_TIMEOUT]
   --sessions <where>         Where sessions are kept: memory, a SQLite file (a path with a
                              directory or a .db/.sqlite/.sqlite3 extension, or sqlite:<path>),
                              postgres://… or redis://…. Default: $XDG_STATE_HOME/weft/sessions.db
@@ -80,6 +82,7 @@ const agentOptions = {
   model: { type: "string" },
   "base-url": { type: "string" },
   sessions: { type: "string" },
+  "model-timeout": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 

@@ -136,4 +136,16 @@ describe("weft acp", () => {
     expect(agent.stderr).toContain("← agent");
     expect(agent.wire.problems).toEqual([]);
   });
+
+  it("stops waiting for a silent model after --model-timeout and the next prompt works", async () => {
+    const env = await fakeModel([{ neverAnswer: true }, { text: "Back again." }]);
+    const agent = weftAcp(env, ["--model-timeout", "0.5"]);
+    await agent.initialize();
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "hello?")).stopReason).toBe("end_turn");
+    expect(agent.textOf(sessionId)).toMatch(/sent nothing for 0\.5 s; weft stopped waiting/);
+    const before = agent.updatesOf(sessionId).length;
+    expect((await agent.prompt(sessionId, "again?")).stopReason).toBe("end_turn");
+    expect(agent.textOf(sessionId, before)).toBe("Back again.");
+  });
 });
