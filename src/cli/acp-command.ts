@@ -34,8 +34,12 @@ export async function runAcp(config: AgentConfig, version: string): Promise<numb
   // Open the session store while the editor is busy with our answer to initialize.
   const server = serveCodingAgent(streams, { model, store, logger, agentInfo: { name: "weft", title: "weft", version }, onInitialized: () => store.warm() });
   process.once("SIGTERM", () => server.close());
-  await server.closed;
+  const failure = await server.closed;
   await store.close().catch(() => undefined);
+  // The connection broke rather than ended (its input or output failed): main says why and exits 1.
+  if (failure) {
+    throw failure;
+  }
   return 0;
 }
 
