@@ -44,8 +44,12 @@ export async function runAcp(config: AgentConfig, version: string): Promise<numb
   for (const signal of STOP_SIGNALS) {
     process.once(signal, () => void stop(signal, store, logger));
   }
-  await server.closed;
+  const failure = await server.closed;
   await store.close().catch(() => undefined);
+  // The connection broke rather than ended (its input or output failed): main says why and exits 1.
+  if (failure) {
+    throw failure;
+  }
   return 0;
 }
 
@@ -92,6 +96,8 @@ function wireLog(logger: Logger): AcpStreams {
   });
   process.stdin.on("end", () => input.end());
   const output = new PassThrough();
+  // An editor that goes away must end the connection in this mode too, as it does without the log.
+  process.stdout.on("error", (error) => output.destroy(error));
   const toEditor = tap("← agent");
   output.on("data", (chunk: Buffer) => {
     toEditor(chunk);

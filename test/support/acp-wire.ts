@@ -76,6 +76,10 @@ export class WireChecker {
     } catch {
       return;
     }
+    // Lines that are not objects (null, numbers, batches) are the agent's to refuse; nothing to track.
+    if (typeof message !== "object" || message === null || Array.isArray(message)) {
+      return;
+    }
     if (typeof message.method === "string" && "id" in message) {
       this.clientRequests.set(JSON.stringify(message.id), message.method);
       const sessionId = (message.params as Json | undefined)?.sessionId;

@@ -15,6 +15,8 @@ export {
   type AcpTurnRecord,
 } from "./session-store.js";
 export type { AcpStreams } from "./streams.js";
+export { AcpConnectionError, type AcpConnectionErrorCode } from "./connection-error.js";
+export type { LineLimits } from "./line-limits.js";
 export { guessToolKind, type AcpToolKind } from "./tool-calls.js";
 export type { AcpSessionUpdate } from "./updates.js";
 export type { ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRunOptions } from "../shared.js";

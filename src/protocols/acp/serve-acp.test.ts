@@ -1,6 +1,8 @@
 // serveAcp() in one process: the SDK client and the agent joined by in-memory byte streams, with a
 // scripted model. The stdio tests (serve-acp.int.test.ts) cover the same wire with a real process.
 
+import { PassThrough } from "node:stream";
+
 import * as acp from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -12,6 +14,7 @@ import { listChannel } from "../../graph/channels.js";
 import { START, StateGraph } from "../../graph/state-graph.js";
 import { ScriptedModel } from "../../testing/scripted-model.js";
 import type { Principal } from "../../types/principal.js";
+import { serveAcp } from "./serve-acp.js";
 import { MemoryAcpSessionStore, type AcpSessionRecord } from "./session-store.js";
 
 const opened: InProcessAgent[] = [];
@@ -168,5 +171,22 @@ describe("serveAcp in process", () => {
     await agent.client.request(acp.methods.agent.session.load, { sessionId, cwd: "/tmp", mcpServers: [] });
     const replayed = agent.updates.slice(before).flatMap((notification) => (notification.update.sessionUpdate === "tool_call" ? [notification.update.toolCallId] : []));
     expect(replayed).toEqual(["call_1", "call_1~2"]);
+  });
+
+  it("holds the editor's lines to lineLimits and reads on after a line over them", async () => {
+    const agent = await serve(createAgent({ model: new ScriptedModel([{ text: "short" }]) }), { lineLimits: { maxBytes: 2048 } });
+    const sessionId = await agent.newSession();
+    await expect(agent.prompt(sessionId, "x".repeat(4096))).rejects.toMatchObject({ code: -32600, message: "Invalid request: the request is longer than 2048 bytes" });
+    expect((await agent.prompt(sessionId, "hi")).stopReason).toBe("end_turn");
+  });
+
+  it("resolves closed with nothing after close(), and with the reason when the editor's stream fails", async () => {
+    const graph = createAgent({ model: new ScriptedModel([]) });
+    const closing = serveAcp(graph, { input: new PassThrough(), output: new PassThrough() });
+    closing.close();
+    expect(await closing.closed).toBeUndefined();
+    const failing: AsyncIterable<string> = { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error("read EIO")) }) };
+    const broken = serveAcp(graph, { input: failing, output: new PassThrough() });
+    expect(await broken.closed).toMatchObject({ name: "AcpConnectionError", code: "input_failed", message: "Reading from the editor failed: read EIO" });
   });
 });

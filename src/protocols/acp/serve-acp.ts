@@ -12,7 +12,9 @@ import type { Principal } from "../../types/principal.js";
 import type { ProtocolGraph, ProtocolInterrupt } from "../shared.js";
 import { LiveSession, type SessionServices } from "./acp-session.js";
 import type { AcpContentBlock } from "./content.js";
+import { AcpConnectionError } from "./connection-error.js";
 import type { AcpClientCapabilities, AcpConnection, AcpEditorBridge } from "./editor-bridge.js";
+import type { LineLimits } from "./line-limits.js";
 import { type AcpSessionInfo, type AcpSessionRecord, type AcpSessionStore, MemoryAcpSessionStore } from "./session-store.js";
 import { toSdkStream, type AcpStreams } from "./streams.js";
 import { type AcpToolKind, DEFAULT_CONTENT_LIMIT, guessToolKind } from "./tool-calls.js";
@@ -50,6 +52,13 @@ export interface AcpOptions {
   logger?: Logger;
   /** The largest prompt accepted, in bytes of JSON. Default 16 MiB; larger ones get -32602. */
   maxPromptBytes?: number;
+  /**
+   * The longest line read from the editor (default 64 MiB) and the deepest nesting of arrays and
+   * objects in one (default 128), checked before the line is parsed. A line over either gets a
+   * JSON-RPC error (with its id, when its top level shows one) and is never read whole; the agent
+   * reads on at the next line.
+   */
+  lineLimits?: Partial<LineLimits>;
   /** The most characters of one tool call's output shown to the editor. Default 64 KiB. */
   contentLimit?: number;
   /**
@@ -67,13 +76,16 @@ export interface AcpOptions {
 
 /** A running ACP connection. */
 export interface AcpServer {
-  /** Resolves when the editor closes its end. */
-  closed: Promise<void>;
+  /**
+   * Resolves when the connection ends: with nothing when the editor closed its end or `close()` was
+   * called, and with the reason when it broke (reading from the editor or writing to it failed).
+   * An agent's process should then say why and exit non-zero.
+   */
+  closed: Promise<AcpConnectionError | undefined>;
   /** Stops every running prompt and closes the connection. */
   close(): void;
 }
 
-const MAX_LINE_BYTES = 64 * 1024 * 1024;
 const LIST_PAGE = 50;
 
 /**
@@ -218,7 +230,8 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
     });
   }
 
-  const connection = app.connect(toSdkStream(streams, MAX_LINE_BYTES));
+  const wire = toSdkStream(streams, { logger, ...(options.lineLimits ? { limits: options.lineLimits } : {}) });
+  const connection = app.connect(wire.stream);
   const services: SessionServices = {
     graph,
     client: connection.client,
@@ -252,17 +265,21 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
       session.cancel();
     }
   };
+  let closing = false;
   const closed = connection.closed.then(async () => {
+    const failure = wire.failure() ?? (closing || wire.ended() ? undefined : new AcpConnectionError("connection_failed", "The ACP connection failed", { cause: connection.signal.reason }));
     stopAll();
     try {
       await options.editor?.detach?.();
     } catch (error) {
       logger.warn("The editor bridge failed to detach", { error: String(error) });
     }
+    return failure;
   });
   return {
     closed,
     close: () => {
+      closing = true;
       stopAll();
       connection.close();
     },
