@@ -1,43 +1,123 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
+import { WeftError } from "../../errors/weft-error.js";
 import { describeStoreContract } from "../store-contract.js";
+import type { SqliteDriverName } from "./sqlite-connection.js";
+import { sqliteDrivers, sqliteOpener } from "./sqlite-driver.js";
 import { SqliteStore } from "./sqlite-store.js";
+import { SqliteUnavailableError } from "./sqlite-unavailable-error.js";
 
 const dir = mkdtempSync(join(tmpdir(), "weft-sqlite-"));
 let files = 0;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describeStoreContract({ name: "sqlite", create: async () => new SqliteStore({ path: join(dir, `contract-${files++}.db`) }) });
+const fresh = (name: string) => join(dir, `${name}-${files++}.db`);
 
-describe("SqliteStore", () => {
-  it("uses WAL and shares one file between two connections", async () => {
-    const path = join(dir, "shared.db");
-    const first = new SqliteStore({ path });
-    const second = new SqliteStore({ path });
-    try {
-      expect(first.db.pragma("journal_mode", { simple: true })).toBe("wal");
-      await first.put(["a"], "k", 1);
-      expect((await second.get(["a"], "k"))?.value).toBe(1);
-      const [one, two] = await Promise.all([first.compareAndPut(["a"], "k", 2, { expected: 1 }), second.compareAndPut(["a"], "k", 3, { expected: 1 })]);
-      expect([one, two].filter((revision) => revision !== undefined)).toEqual([2]);
-    } finally {
-      await first.close();
-      await second.close();
-    }
+/** Why a driver cannot load here (node:sqlite before Node 22.13, better-sqlite3 not installed or not built), or undefined. */
+function whyNot(driver: SqliteDriverName): string | undefined {
+  try {
+    sqliteOpener(driver);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+const unavailable = new Map(sqliteDrivers.map((driver) => [driver, whyNot(driver)]));
+
+for (const driver of sqliteDrivers) {
+  const skip = unavailable.get(driver);
+  describeStoreContract({ name: `sqlite on ${driver}`, create: async () => new SqliteStore({ path: fresh("contract"), driver }), ...(skip ? { skip } : {}) });
+
+  describe.skipIf(skip !== undefined)(`SqliteStore on ${driver}${skip ? ` (skipped: ${skip})` : ""}`, () => {
+    it("uses WAL and shares one file between two connections", async () => {
+      const path = fresh("shared");
+      const first = new SqliteStore({ path, driver });
+      const second = new SqliteStore({ path, driver });
+      try {
+        expect(first.driver).toBe(driver);
+        await first.put(["a"], "k", 1);
+        expect(existsSync(`${path}-wal`)).toBe(true);
+        expect((await second.get(["a"], "k"))?.value).toBe(1);
+        const [one, two] = await Promise.all([first.compareAndPut(["a"], "k", 2, { expected: 1 }), second.compareAndPut(["a"], "k", 3, { expected: 1 })]);
+        expect([one, two].filter((revision) => revision !== undefined)).toEqual([2]);
+      } finally {
+        await first.close();
+        await second.close();
+      }
+    });
+
+    it("records its migrations once, however often it is opened", async () => {
+      const path = fresh("migrated");
+      await new SqliteStore({ path, driver }).close();
+      await new SqliteStore({ path, driver }).close();
+      const connection = sqliteOpener(driver)(path);
+      try {
+        expect(connection.prepare("SELECT version FROM weft_migrations").all()).toEqual([{ version: 1 }]);
+      } finally {
+        connection.close();
+      }
+    });
   });
+}
 
-  it("records its migrations once, however often it is opened", async () => {
-    const path = join(dir, "migrated.db");
-    await new SqliteStore({ path }).close();
-    const store = new SqliteStore({ path });
+describe("SqliteStore drivers", () => {
+  it("uses node:sqlite where it loads, else better-sqlite3", async () => {
+    const expected = sqliteDrivers.find((driver) => unavailable.get(driver) === undefined);
+    if (!expected) {
+      expect(() => new SqliteStore({ path: fresh("default") })).toThrow(SqliteUnavailableError);
+      return;
+    }
+    const store = new SqliteStore({ path: fresh("default") });
     try {
-      expect(store.db.prepare("SELECT version FROM weft_migrations").all()).toEqual([{ version: 1 }]);
+      expect(store.driver).toBe(expected);
     } finally {
       await store.close();
     }
+  });
+
+  const both = [...unavailable.values()].every((reason) => reason === undefined);
+  it.skipIf(!both)(`reads with one driver what the other wrote${both ? "" : " (skipped: needs both drivers, and one does not load here)"}`, async () => {
+    const path = fresh("both");
+    const writer = new SqliteStore({ path, driver: "better-sqlite3" });
+    await writer.put(["docs"], "a", { text: "written by better-sqlite3" }, { ttlMs: 60_000 });
+    await writer.close();
+    const reader = new SqliteStore({ path, driver: "node:sqlite" });
+    try {
+      expect((await reader.get(["docs"], "a"))?.value).toEqual({ text: "written by better-sqlite3" });
+      expect(await reader.compareAndPut(["docs"], "a", { text: "and then by node:sqlite" }, { expected: 1 })).toBe(2);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  const missing = sqliteDrivers.find((driver) => unavailable.get(driver) !== undefined);
+  it.skipIf(!missing)(`says plainly why a driver that cannot load here did not${missing ? "" : " (skipped: every driver loads here)"}`, () => {
+    const driver = missing as SqliteDriverName;
+    const path = fresh("missing");
+    let thrown: unknown;
+    try {
+      new SqliteStore({ path, driver });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(SqliteUnavailableError);
+    expect(WeftError.isInstance(thrown) && thrown.code).toBe("sqlite_unavailable");
+    const message = (thrown as Error).message;
+    expect(message).toMatch(/^No SQLite driver could load\. /);
+    expect(message).toContain(`${driver}: `);
+    expect(message).not.toContain("Could not locate the bindings file");
+    expect(message).toContain(driver === "node:sqlite" ? `node:sqlite: Node ${process.versions.node} does not have it` : "better-sqlite3: ");
+    expect((thrown as SqliteUnavailableError).failures.map((failure) => failure.driver)).toEqual([driver]);
+    // Nothing was created for a store that never opened.
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it("refuses a driver it does not know", () => {
+    expect(() => new SqliteStore({ path: fresh("unknown"), driver: "sqlite3" as SqliteDriverName })).toThrow(/Unknown SQLite driver "sqlite3"/);
   });
 });

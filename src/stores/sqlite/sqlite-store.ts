@@ -1,11 +1,10 @@
 // The SQLite store: a file any number of local processes can share (WAL mode, a busy timeout,
 // writes in IMMEDIATE transactions), with versioned migrations. It is the embedded default: a
-// person gets durable sessions with nothing to set up.
+// person gets durable sessions with nothing to set up. It runs on node:sqlite where Node has it
+// and on better-sqlite3 elsewhere (sqlite-driver.ts); the file is the same either way.
 
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-
-import Database from "better-sqlite3";
 
 import { StoreUnavailableError } from "../../errors/store-errors.js";
 import type { JsonValue } from "../../types/json.js";
@@ -22,14 +21,22 @@ import { selectNamespaces } from "../list-namespaces.js";
 import { takePage } from "../page.js";
 import { type ItemRow, rowToItem as toItem } from "../sql-rows.js";
 import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../namespace.js";
+import type { SqliteConnection, SqliteDriverName, SqliteParameters, SqliteStatement } from "./sqlite-connection.js";
+import { sqliteOpener } from "./sqlite-driver.js";
 
 export interface SqliteStoreOptions {
   /** A file path, or `:memory:`. The file's directory is created if missing. */
   path: string;
   /** Table name prefix. Default `weft`. */
-  tablePrefix?: string;
+  tablePrefix?: string | undefined;
   /** How long a write waits for another process's lock, in ms. Default 10 s. */
-  busyTimeoutMs?: number;
+  busyTimeoutMs?: number | undefined;
+  /**
+   * The driver to use. Default: node:sqlite where Node has it (22.13 and later), else
+   * better-sqlite3 (an optional dependency, compiled at install). When the one asked for, or
+   * every one, fails to load, the constructor throws `SqliteUnavailableError` saying why.
+   */
+  driver?: SqliteDriverName | undefined;
 }
 
 const MIGRATIONS: Array<(items: string) => string> = [
@@ -51,17 +58,19 @@ const MIGRATIONS: Array<(items: string) => string> = [
 const LIVE = "(expires_at IS NULL OR expires_at > @now)";
 
 export class SqliteStore implements Store {
-  readonly db: Database.Database;
+  /** The driver this store runs on. */
+  readonly driver: SqliteDriverName;
+  private readonly db: SqliteConnection;
   private readonly items: string;
   private writes = 0;
   private readonly statements: {
-    get: Database.Statement;
-    upsert: Database.Statement;
-    update: Database.Statement;
-    insertFresh: Database.Statement;
-    delete: Database.Statement;
-    sweep: Database.Statement;
-    namespaces: Database.Statement;
+    get: SqliteStatement;
+    upsert: SqliteStatement;
+    update: SqliteStatement;
+    insertFresh: SqliteStatement;
+    delete: SqliteStatement;
+    sweep: SqliteStatement;
+    namespaces: SqliteStatement;
   };
 
   constructor(options: SqliteStoreOptions) {
@@ -70,16 +79,28 @@ export class SqliteStore implements Store {
       throw new Error(`Invalid table prefix ${JSON.stringify(prefix)}.`);
     }
     this.items = `${prefix}_items`;
+    const busyTimeoutMs = options.busyTimeoutMs ?? 10_000;
+    if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
+      throw new Error(`Invalid busy timeout ${JSON.stringify(busyTimeoutMs)}: use a whole number of milliseconds.`);
+    }
+    // Throws SqliteUnavailableError, not StoreUnavailableError: no driver is a setup problem, not an outage.
+    const open = sqliteOpener(options.driver);
     if (options.path !== ":memory:") {
       mkdirSync(dirname(options.path), { recursive: true });
     }
     try {
-      this.db = new Database(options.path);
-      this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
-      this.db.pragma("journal_mode = WAL");
-      this.db.pragma("synchronous = NORMAL");
+      this.db = open(options.path);
+    } catch (error) {
+      throw new StoreUnavailableError("sqlite", { cause: error });
+    }
+    this.driver = this.db.driver;
+    try {
+      this.db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+      this.db.exec("PRAGMA journal_mode = WAL");
+      this.db.exec("PRAGMA synchronous = NORMAL");
       this.migrate(prefix);
     } catch (error) {
+      this.db.close();
       throw new StoreUnavailableError("sqlite", { cause: error });
     }
     const items = this.items;
@@ -150,15 +171,18 @@ export class SqliteStore implements Store {
     const { filter, limit = 10, offset = 0 } = options;
     const lower = encodeNamespace(prefix);
     const upper = prefixUpperBound(lower);
+    // node:sqlite refuses parameters the statement does not name, so pass only the ones used.
     const range = upper === undefined ? "" : "AND ns >= @lower AND ns < @upper";
-    const params = { lower, upper, now: Date.now(), limit, offset };
+    const bounds: SqliteParameters = upper === undefined ? {} : { lower, upper };
+    const now = Date.now();
     if (!filter) {
       const rows = this.run(
-        () => this.db.prepare(`SELECT * FROM ${this.items} WHERE ${LIVE} ${range} ORDER BY ns, key LIMIT @limit OFFSET @offset`).all(params) as ItemRow[],
+        () =>
+          this.db.prepare(`SELECT * FROM ${this.items} WHERE ${LIVE} ${range} ORDER BY ns, key LIMIT @limit OFFSET @offset`).all({ ...bounds, now, limit, offset }) as ItemRow[],
       );
       return rows.map(toItem);
     }
-    const rows = this.run(() => this.db.prepare(`SELECT * FROM ${this.items} WHERE ${LIVE} ${range} ORDER BY ns, key`).iterate(params) as IterableIterator<ItemRow>);
+    const rows = this.run(() => this.db.prepare(`SELECT * FROM ${this.items} WHERE ${LIVE} ${range} ORDER BY ns, key`).iterate({ ...bounds, now }) as IterableIterator<ItemRow>);
     const items = (function* () {
       for (const row of rows) {
         yield toItem(row);
@@ -189,18 +213,25 @@ export class SqliteStore implements Store {
     const migrations = `${prefix}_migrations`;
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${migrations} (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`);
     // IMMEDIATE: two processes opening a new file at once must not both run a migration.
-    this.db
-      .transaction(() => {
-        const applied = new Set((this.db.prepare(`SELECT version FROM ${migrations}`).all() as Array<{ version: number }>).map((row) => row.version));
-        MIGRATIONS.forEach((migration, index) => {
-          const version = index + 1;
-          if (!applied.has(version)) {
-            this.db.exec(migration(this.items));
-            this.db.prepare(`INSERT INTO ${migrations} (version, applied_at) VALUES (?, ?)`).run(version, new Date().toISOString());
-          }
-        });
-      })
-      .immediate();
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      const applied = new Set((this.db.prepare(`SELECT version FROM ${migrations}`).all() as Array<{ version: number }>).map((row) => row.version));
+      MIGRATIONS.forEach((migration, index) => {
+        const version = index + 1;
+        if (!applied.has(version)) {
+          this.db.exec(migration(this.items));
+          this.db.prepare(`INSERT INTO ${migrations} (version, applied_at) VALUES (@version, @time)`).run({ version, time: new Date().toISOString() });
+        }
+      });
+      this.db.exec("COMMIT");
+    } catch (error) {
+      try {
+        this.db.exec("ROLLBACK");
+      } catch {
+        // SQLite already rolled the transaction back; the first error is the one to report.
+      }
+      throw error;
+    }
   }
 
   private params(namespace: Namespace, key: string, value: JsonValue, ttlMs: number | undefined) {

@@ -1,11 +1,13 @@
 // The MCP servers an editor offers with a session: connected with the MCP SDK (stdio, streamable
 // HTTP, or SSE), their tools offered to the model under the server's name, for that session only.
 // A server that fails to start or to list its tools is kept as a failure to report; the session
-// works without it. The MCP SDK loads only when a session has servers.
+// works without it. The MCP SDK loads only when a session has servers (it is an optional peer;
+// the `weft` command bundles it).
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 
 import type { Tool, ToolOutput } from "../../../agent/tool.js";
+import { MissingPackageError } from "../../../errors/missing-package-error.js";
 import type { Logger } from "../../../types/logger.js";
 import { boundText } from "../tool-calls.js";
 
@@ -53,7 +55,9 @@ export class SessionMcpServers {
   private async connect(server: McpServerConfig, index: number): Promise<void> {
     let client: Client | undefined;
     try {
-      const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+      const { Client } = await import("@modelcontextprotocol/sdk/client/index.js").catch((error: unknown) => {
+        throw MissingPackageError.isMissing(error, "@modelcontextprotocol/sdk") ? new MissingPackageError("@modelcontextprotocol/sdk", "MCP servers", { cause: error }) : error;
+      });
       client = new Client({ name: "weft", version: "0.1.0" });
       const transport = await transportFor(server);
       await withTimeout(client.connect(transport), CONNECT_TIMEOUT_MS, `connecting to it took over ${CONNECT_TIMEOUT_MS / 1000} s`);
