@@ -13,6 +13,7 @@ import type { ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRun } fr
 import { type AcpContentBlock, promptToMessage } from "./content.js";
 import type { AcpEditorBridge } from "./editor-bridge.js";
 import { requestPermission } from "./permissions.js";
+import { fromStore, SessionBusyError, SessionNotFoundError, storeFailure, TurnFailedError } from "./session-errors.js";
 import { questionText } from "./questions.js";
 import type { AcpSessionClaim, AcpSessionInfo, AcpSessionRecord, AcpSessionStore, AcpTurnRecord } from "./session-store.js";
 import { type AcpToolKind, ToolCallIds } from "./tool-calls.js";
@@ -183,23 +184,20 @@ export class LiveSession {
     if (!store.claim) {
       return undefined;
     }
-    let claim: AcpSessionClaim | undefined;
-    try {
-      claim = await store.claim(this.id);
-    } catch (error) {
-      throw storeError(error);
-    }
+    const claim = await fromStore(() => store.claim?.(this.id));
     if (!claim) {
-      throw new RequestError(-32603, `Session ${this.id} has a turn running in another agent process; try again when it ends.`, { code: "session_busy" });
+      throw new SessionBusyError(this.id);
     }
     try {
-      const fresh = await store.get(this.id);
-      if (fresh) {
-        this.adopt(fresh);
+      const fresh = await fromStore(() => store.get(this.id));
+      if (!fresh) {
+        // Another process deleted it since this one opened it.
+        throw new SessionNotFoundError(this.id);
       }
+      this.adopt(fresh);
     } catch (error) {
       await claim.release();
-      throw storeError(error);
+      throw error;
     }
     return claim;
   }
@@ -269,7 +267,7 @@ export class LiveSession {
       if (pending.length > 0) {
         this.record.pending = pending;
       }
-      throw storeError(error);
+      throw storeFailure(error);
     }
     for (const notice of (await this.services.editor?.takeNotices?.(this.id)) ?? []) {
       void this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${notice}\n\n` } });
@@ -407,11 +405,7 @@ export class LiveSession {
       delete this.record.turn;
     }
     await this.flushWrites();
-    try {
-      await this.persist();
-    } catch (error) {
-      throw storeError(error);
-    }
+    await fromStore(() => this.persist());
     if (outcome.status === "failed") {
       this.services.logger.error("The agent's run failed", { sessionId: this.id, error: outcome.error.message });
       if (this.services.failures === "message") {
@@ -419,8 +413,7 @@ export class LiveSession {
         await this.flushWrites();
         return "end_turn";
       }
-      const code = (outcome.error as { code?: unknown }).code;
-      throw new RequestError(-32603, `The agent failed: ${outcome.error.message}`, typeof code === "string" ? { code } : undefined);
+      throw new TurnFailedError(outcome.error);
     }
     return stopReason;
   }
@@ -459,11 +452,6 @@ function stopReasonOf(finish: string | undefined): AcpStopReason {
     default:
       return "end_turn";
   }
-}
-
-function storeError(error: unknown): RequestError {
-  const detail = error instanceof Error ? error.message : String(error);
-  return new RequestError(-32603, `The session store is unavailable: ${detail}`, { code: "store_unavailable" });
 }
 
 function megabytes(bytes: number): string {

@@ -47,6 +47,9 @@ async function startRedis(port: number): Promise<ChildProcess> {
 }
 
 async function stopRedis(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return;
+  }
   const exited = new Promise((resolve) => child.on("exit", resolve));
   child.kill("SIGTERM");
   await exited;
@@ -67,6 +70,13 @@ async function throughOutage(store: string, goDown: () => Promise<void>, comeBac
 
     await goDown();
     await expect(agent.prompt(sessionId, "while down")).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("store is unavailable") });
+    // Every method that needs the store says so, with the same message and code.
+    const outage = { code: -32603, message: expect.stringMatching(/^The session store is unavailable: /), data: { code: "store_unavailable" } };
+    await expect(agent.agent.request(acp.methods.agent.session.new, { cwd: dir, mcpServers: [] })).rejects.toMatchObject(outage);
+    await expect(agent.agent.request(acp.methods.agent.session.list, {})).rejects.toMatchObject(outage);
+    await expect(agent.agent.request(acp.methods.agent.session.load, { sessionId, cwd: dir, mcpServers: [] })).rejects.toMatchObject(outage);
+    await expect(agent.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: dir })).rejects.toMatchObject(outage);
+    await expect(agent.agent.request(acp.methods.agent.session.delete, { sessionId })).rejects.toMatchObject(outage);
     expect(agent.child.exitCode).toBeNull();
     expect((await agent.initialize()).protocolVersion).toBe(1);
 
