@@ -17,7 +17,7 @@ import { fromStore, SessionBusyError, SessionNotFoundError, storeFailure, TurnFa
 import { questionText } from "./questions.js";
 import type { AcpSessionClaim, AcpSessionInfo, AcpSessionRecord, AcpSessionStore, AcpTurnRecord } from "./session-store.js";
 import { type AcpToolKind, ToolCallIds } from "./tool-calls.js";
-import { Transcript } from "./transcript.js";
+import { Transcript, turnMessagesOf } from "./transcript.js";
 import { type AcpSessionUpdate, eventUpdates, replayUpdates, toolCallUpdate, type UpdateContext } from "./updates.js";
 
 /** Why a prompt's turn ended. */
@@ -116,7 +116,7 @@ export class LiveSession {
           return "end_turn";
         }
         const turnStart = Math.max(0, this.record.history.findIndex((message) => message.id === turn.user.id));
-        return await this.drive(run, turn, turnStart, signal);
+        return await this.drive(run, turn, turnStart, signal, { recover: true });
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         this.services.logger.warn("The interrupted turn could not be finished", { sessionId: this.id, error: message });
@@ -300,7 +300,7 @@ export class LiveSession {
    * Streams runs of a turn until it ends: each approval the graph asks for becomes a permission
    * request and the run resumes; questions end the turn and wait for the next prompt.
    */
-  async drive(first: ProtocolRun, turn: AcpTurnRecord, turnStart: number, signal: AbortSignal): Promise<AcpStopReason> {
+  async drive(first: ProtocolRun, turn: AcpTurnRecord, turnStart: number, signal: AbortSignal, options: { recover?: boolean } = {}): Promise<AcpStopReason> {
     let run = first;
     let outcome: ProtocolResult;
     for (;;) {
@@ -331,6 +331,9 @@ export class LiveSession {
         return this.finish(turn, turnStart, { status: "cancelled" });
       }
       run = this.services.graph.resume(answers, this.runOptions(turn, signal));
+    }
+    if (options.recover && outcome.status === "completed") {
+      await this.recover(turn, turnStart, outcome.output);
     }
     return this.finish(turn, turnStart, outcome);
   }
@@ -386,6 +389,35 @@ export class LiveSession {
           this.persist().catch(() => undefined);
         }
       }
+    }
+  }
+
+  /**
+   * After a turn carried on from a crash: the messages of the turn that the run's final state has
+   * and the conversation does not (the agent died after the run's checkpoint and before the
+   * session was written) are added to it in the run's order, and shown to the editor.
+   */
+  private async recover(turn: AcpTurnRecord, turnStart: number, state: unknown): Promise<void> {
+    if (this.record.history[turnStart]?.id !== turn.user.id) {
+      return;
+    }
+    this.record.history.push(...this.transcript.take(true));
+    const fromRun = turnMessagesOf(state, turn.user.id);
+    if (!fromRun) {
+      return;
+    }
+    const kept = this.record.history.slice(turnStart + 1);
+    const keptIds = new Set(kept.map((message) => message.id));
+    const missing = fromRun.filter((message) => !keptIds.has(message.id));
+    if (missing.length === 0) {
+      return;
+    }
+    const runIds = new Set(fromRun.map((message) => message.id));
+    const turnMessages = kept.every((message) => runIds.has(message.id)) ? fromRun : [...kept, ...missing];
+    this.record.history.splice(turnStart + 1, kept.length, ...turnMessages);
+    this.services.logger.info("Recovered the end of a turn from its run", { sessionId: this.id, messages: missing.length });
+    for (const update of replayUpdates(missing, this.updateContext())) {
+      await this.send(update);
     }
   }
 
