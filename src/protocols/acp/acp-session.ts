@@ -4,6 +4,7 @@
 
 import { type AgentContext, methods, RequestError } from "@agentclientprotocol/sdk";
 
+import { WeftError } from "../../errors/weft-error.js";
 import { isToolApproval, type ToolApprovalAnswer, type ToolApprovalRequest } from "../../graph/interrupt.js";
 import { createMessageId, messageText } from "../../graph/messages.js";
 import type { AssistantMessage, Message } from "../../types/messages.js";
@@ -12,6 +13,7 @@ import type { Principal } from "../../types/principal.js";
 import type { ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRun } from "../shared.js";
 import { type AcpContentBlock, promptToMessage } from "./content.js";
 import type { AcpEditorBridge } from "./editor-bridge.js";
+import { settleFailedTurn } from "./failed-turn.js";
 import { requestPermission } from "./permissions.js";
 import { fromStore, SessionBusyError, SessionNotFoundError, storeFailure, TurnFailedError } from "./session-errors.js";
 import { questionText } from "./questions.js";
@@ -53,6 +55,8 @@ export class LiveSession {
   private persisting: Promise<void> = Promise.resolve();
   private writes = 0;
   private lastWrite: Promise<void> = Promise.resolve();
+  /** The turn whose end could not be written (the store was down); the store still has it in progress. */
+  private unsaved: AcpTurnRecord | undefined;
 
   constructor(
     private readonly services: SessionServices,
@@ -194,7 +198,12 @@ export class LiveSession {
         // Another process deleted it since this one opened it.
         throw new SessionNotFoundError(this.id);
       }
-      this.adopt(fresh);
+      const unsaved = this.unsaved;
+      this.unsaved = undefined;
+      // Unless the store holds only what this process could not write when the last turn ended.
+      if (!unsaved || fresh.turn?.startedAt !== unsaved.startedAt || fresh.turn.user.id !== unsaved.user.id) {
+        this.adopt(fresh);
+      }
     } catch (error) {
       await claim.release();
       throw error;
@@ -423,7 +432,9 @@ export class LiveSession {
 
   private async finish(turn: AcpTurnRecord, turnStart: number, outcome: ProtocolResult): Promise<AcpStopReason> {
     this.record.history.push(...this.transcript.take(outcome.status !== "interrupted"));
+    const ran = this.record.history;
     let stopReason: AcpStopReason = "end_turn";
+    let failureMessage: AssistantMessage | undefined;
     if (outcome.status === "cancelled") {
       stopReason = "cancelled";
     } else if (outcome.status === "completed") {
@@ -432,16 +443,30 @@ export class LiveSession {
         // ACP: a refused prompt is left out of the conversation from now on.
         this.record.history.length = turnStart;
       }
+    } else if (outcome.status === "failed") {
+      this.services.logger.error("The agent's run failed", { sessionId: this.id, error: outcome.error.message });
+      const shown = this.services.failures === "message" ? outcome.error.message : undefined;
+      this.record.history = settleFailedTurn(ran, turnStart, { error: outcome.error, shown });
+      failureMessage = shown === undefined ? undefined : (this.record.history.at(-1) as AssistantMessage);
     }
     if (this.record.turn === turn) {
       delete this.record.turn;
     }
     await this.flushWrites();
-    await fromStore(() => this.persist());
+    try {
+      await fromStore(() => this.persist());
+    } catch (error) {
+      if (WeftError.isInstance(error) && error.code === "store_unavailable") {
+        // The prompt gets an error, so it is taken back unless a tool ran. The store still says
+        // the turn is in progress; the next turn here writes this instead (see claimTurn).
+        this.record.history = settleFailedTurn(ran, turnStart, { error });
+        this.unsaved = turn;
+      }
+      throw error;
+    }
     if (outcome.status === "failed") {
-      this.services.logger.error("The agent's run failed", { sessionId: this.id, error: outcome.error.message });
-      if (this.services.failures === "message") {
-        void this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n${outcome.error.message}` } });
+      if (failureMessage) {
+        void this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n${outcome.error.message}` }, messageId: failureMessage.id });
         await this.flushWrites();
         return "end_turn";
       }

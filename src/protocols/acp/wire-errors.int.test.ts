@@ -68,8 +68,9 @@ describe("errors over stdio", () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
+    // Only the stalled turn's own request is held (a later prompt may come in the same user message).
     const model = await FakeModelServer.start((request) =>
-      JSON.stringify(request.messages.at(-1)).includes("stalled") ? { text: ["slow ", "reply"], beforeChunk: (index) => (index === 2 ? held : undefined) } : { text: "quick reply" },
+      request.messages.at(-1)?.content === "stalled turn" ? { text: ["slow ", "reply"], beforeChunk: (index) => (index === 2 ? held : undefined) } : { text: "quick reply" },
     );
     servers.push(model);
     const env = { WEFT_TEST_STORE: store, FAKE_MODEL_URL: model.url, WEFT_TEST_LEASE_MS: "300" };
