@@ -100,3 +100,35 @@ describe("weft acp sessions through failures", () => {
     expect(agent.textOf(sessionId).endsWith("fine")).toBe(true);
   });
 });
+
+describe("weft acp with WEFT_LOG=info", () => {
+  it("logs session starts with their id and directory, and each turn's start and end with its stop reason and duration", async () => {
+    const { start } = await weftAcp(() => ({ text: "hi" }), { WEFT_LOG: "info" });
+    const first = start();
+    await first.initialize();
+    const sessionId = await first.newSession(project);
+    expect((await first.prompt(sessionId, "hello")).stopReason).toBe("end_turn");
+    await first.stop();
+    const second = start();
+    await second.initialize();
+    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
+    await second.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: project });
+    await second.stop();
+
+    // Other parts may log at info too: look for these lines, in this order.
+    const logged = (stderr: string, ...messages: string[]) =>
+      stderr
+        .split("\n")
+        .filter((line) => messages.some((message) => line.startsWith(`weft info: ${message} {`)))
+        .map((line) => ({ message: line.slice("weft info: ".length, line.indexOf(" {")), ...(JSON.parse(line.slice(line.indexOf("{"))) as Record<string, unknown>) }));
+    expect(logged(first.stderr, "Session started", "Turn started", "Turn ended")).toEqual([
+      { message: "Session started", method: "session/new", sessionId, cwd: project },
+      { message: "Turn started", sessionId, blocks: 1 },
+      { message: "Turn ended", sessionId, stopReason: "end_turn", durationMs: expect.any(Number) },
+    ]);
+    expect(logged(second.stderr, "Session started")).toEqual([
+      { message: "Session started", method: "session/load", sessionId, cwd: project, messages: 2, carriesOn: false },
+      { message: "Session started", method: "session/resume", sessionId, cwd: project, messages: 2 },
+    ]);
+  });
+});

@@ -82,14 +82,24 @@ export class LiveSession {
    * comes while a turn runs waits for it (a `session/cancel` also withdraws prompts already waiting).
    */
   async prompt(blocks: AcpContentBlock[], requestSignal: AbortSignal): Promise<AcpStopReason> {
-    return this.exclusive(requestSignal, async (signal) => {
-      const claim = await this.claimTurn();
-      try {
-        return await this.runPrompt(blocks, signal);
-      } finally {
-        await claim?.release();
-      }
-    });
+    const { logger } = this.services;
+    const started = Date.now();
+    try {
+      const stopReason = await this.exclusive(requestSignal, async (signal) => {
+        logger.info("Turn started", { sessionId: this.id, blocks: blocks.length });
+        const claim = await this.claimTurn();
+        try {
+          return await this.runPrompt(blocks, signal);
+        } finally {
+          await claim?.release();
+        }
+      });
+      logger.info("Turn ended", { sessionId: this.id, stopReason, durationMs: Date.now() - started });
+      return stopReason;
+    } catch (error) {
+      logger.info("Turn ended with an error", { sessionId: this.id, error: error instanceof Error ? error.message : String(error), durationMs: Date.now() - started });
+      throw error;
+    }
   }
 
   /**
@@ -119,8 +129,12 @@ export class LiveSession {
         if (!run) {
           return "end_turn";
         }
+        const started = Date.now();
+        this.services.logger.info("Turn carried on", { sessionId: this.id, startedAt: turn.startedAt });
         const turnStart = Math.max(0, this.record.history.findIndex((message) => message.id === turn.user.id));
-        return await this.drive(run, turn, turnStart, signal, { recover: true });
+        const stopReason = await this.drive(run, turn, turnStart, signal, { recover: true });
+        this.services.logger.info("Turn ended", { sessionId: this.id, stopReason, durationMs: Date.now() - started });
+        return stopReason;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         this.services.logger.warn("The interrupted turn could not be finished", { sessionId: this.id, error: message });

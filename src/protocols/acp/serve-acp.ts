@@ -162,11 +162,13 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
         sessions.delete(record.info.id);
         throw error;
       }
+      logger.info("Session started", { method: "session/new", sessionId: record.info.id, cwd: params.cwd });
       return { sessionId: record.info.id };
     }))
     .onRequest(acp.methods.agent.session.load, handle(async ({ params }) => {
       const record = await loadRecord(params.sessionId, params.cwd, params.mcpServers ?? []);
       const session = await open(record);
+      logger.info("Session started", { method: "session/load", sessionId: params.sessionId, cwd: params.cwd, messages: record.history.length, carriesOn: Boolean(record.turn) });
       await session.replay();
       // A turn the agent was in the middle of when it stopped goes on now; the load answers when
       // it ends (or waits for the person), so the editor sees the whole turn before the answer.
@@ -176,6 +178,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
     .onRequest(acp.methods.agent.session.resume, handle(async ({ params }) => {
       const record = await loadRecord(params.sessionId, params.cwd, params.mcpServers ?? []);
       await open(record);
+      logger.info("Session started", { method: "session/resume", sessionId: params.sessionId, cwd: params.cwd, messages: record.history.length });
       return {};
     }))
     .onRequest(acp.methods.agent.session.close, handle(async ({ params }) => {
