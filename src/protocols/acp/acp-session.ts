@@ -125,14 +125,14 @@ export class LiveSession {
         if (!turn) {
           return "end_turn";
         }
-        const run = await this.restart(turn, signal);
-        if (!run) {
+        const restarted = await this.restart(turn, signal);
+        if (!restarted) {
           return "end_turn";
         }
         const started = Date.now();
         this.services.logger.info("Turn carried on", { sessionId: this.id, startedAt: turn.startedAt });
         const turnStart = Math.max(0, this.record.history.findIndex((message) => message.id === turn.user.id));
-        const stopReason = await this.drive(run, turn, turnStart, signal, { recover: true });
+        const stopReason = await this.drive(restarted.run, turn, turnStart, signal, { recover: true, ...(restarted.startOver ? { startOver: restarted.startOver } : {}) });
         this.services.logger.info("Turn ended", { sessionId: this.id, stopReason, durationMs: Date.now() - started });
         return stopReason;
       } catch (error) {
@@ -147,23 +147,45 @@ export class LiveSession {
     });
   }
 
-  /** The run that carries a stopped turn on, or undefined when another process is running it. */
-  private async restart(turn: AcpTurnRecord, signal: AbortSignal): Promise<ProtocolRun | undefined> {
+  /**
+   * The run that carries a stopped turn on, or undefined when another process is running it. When
+   * the thread was claimed for the turn, the run continues from its last checkpoint, and
+   * `startOver` starts the turn again in case the agent died before the run's first checkpoint.
+   */
+  private async restart(turn: AcpTurnRecord, signal: AbortSignal): Promise<{ run: ProtocolRun; startOver?: () => ProtocolRun } | undefined> {
     const { graph } = this.services;
     const options = this.runOptions(turn, signal);
     const thread = await graph.thread?.(this.id);
     if (thread?.status === "running") {
       return undefined;
     }
+    const startOver = (): ProtocolRun => {
+      if (turn.kind === "resume" && turn.answers) {
+        return graph.resume(turn.answers, options);
+      }
+      const position = this.record.history.findIndex((message) => message.id === turn.user.id);
+      const history = position >= 0 ? this.record.history.slice(0, position) : this.record.history.slice();
+      return graph.run(this.input(messageText(turn.user), turn.user, history, turn.blocks ?? []), options);
+    };
     if (thread && thread.runId === options.runId && graph.continue) {
-      return graph.continue(options);
+      // A resume carries on from the paused step whatever happened; a new turn may have no step yet.
+      return turn.kind === "invoke" ? { run: graph.continue(options), startOver } : { run: graph.continue(options) };
     }
-    if (turn.kind === "resume" && turn.answers) {
-      return graph.resume(turn.answers, options);
+    return { run: startOver() };
+  }
+
+  /**
+   * True when carrying a turn on found no checkpoint of it: the thread has nothing to continue, or
+   * (with the default input) its state does not hold the turn's prompt, so the run never began.
+   */
+  private neverCheckpointed(turn: AcpTurnRecord, outcome: ProtocolResult): boolean {
+    if (outcome.status === "failed") {
+      return WeftError.isInstance(outcome.error) && outcome.error.code === "nothing_to_continue";
     }
-    const position = this.record.history.findIndex((message) => message.id === turn.user.id);
-    const history = position >= 0 ? this.record.history.slice(0, position) : this.record.history.slice();
-    return graph.run(this.input(messageText(turn.user), turn.user, history, turn.blocks ?? []), options);
+    if (outcome.status !== "completed" || this.services.input) {
+      return false;
+    }
+    return Array.isArray((outcome.output as { messages?: unknown } | undefined)?.messages) && turnMessagesOf(outcome.output, turn.user.id) === undefined;
   }
 
   /** Runs `work` once every earlier prompt of this session is done, unless cancelled first. */
@@ -323,12 +345,25 @@ export class LiveSession {
    * Streams runs of a turn until it ends: each approval the graph asks for becomes a permission
    * request and the run resumes; questions end the turn and wait for the next prompt.
    */
-  async drive(first: ProtocolRun, turn: AcpTurnRecord, turnStart: number, signal: AbortSignal, options: { recover?: boolean } = {}): Promise<AcpStopReason> {
+  async drive(
+    first: ProtocolRun,
+    turn: AcpTurnRecord,
+    turnStart: number,
+    signal: AbortSignal,
+    options: { recover?: boolean; startOver?: () => ProtocolRun } = {},
+  ): Promise<AcpStopReason> {
     let run = first;
     let outcome: ProtocolResult;
+    let startOver = options.startOver;
     for (;;) {
       await this.stream(run);
       outcome = await run.outcome;
+      if (startOver && this.neverCheckpointed(turn, outcome)) {
+        this.services.logger.info("The turn's run had no checkpoint yet; it starts over", { sessionId: this.id });
+        run = startOver();
+        startOver = undefined;
+        continue;
+      }
       if (outcome.status !== "interrupted") {
         break;
       }

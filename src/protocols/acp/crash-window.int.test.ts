@@ -1,7 +1,7 @@
-// The crash window between a turn's final checkpoint and the session record, on SQLite, Postgres
-// and Redis: the agent SIGKILLs itself right after the graph has written the run's final step and
-// before the session's record is committed. A new process's session/load must replay the reply
-// the thread has, and the next turn must see it.
+// Crash windows of a turn, on SQLite, Postgres and Redis: the agent SIGKILLs itself at an exact
+// point of a turn (see test/fixtures/session-agent.ts), and a new process's session/load must
+// show the turn's reply (replayed from the thread, or carried on), and the next turn must see it.
+// The window the issue found: after the graph wrote the run's final step, before the session's record.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +12,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 
 import { AgentProcess, stopAndCheck } from "../../../test/support/agent-process.js";
 import { cleanUpStores, storesUnderTest } from "../../../test/support/servers.js";
-import { FakeModelServer, type ChatRequest } from "../../testing/fake-model-server.js";
+import { FakeModelServer, type ChatRequest, type FakeScript } from "../../testing/fake-model-server.js";
 
 const temp = mkdtempSync(join(tmpdir(), "weft-crash-window-"));
 const specs: string[] = [];
@@ -28,29 +28,42 @@ afterAll(async () => {
   rmSync(temp, { recursive: true, force: true });
 });
 
-const conversation = (request: ChatRequest | undefined) => request?.messages.map((message) => `${message.role}:${typeof message.content === "string" ? message.content : JSON.stringify(message.content)}`);
+const conversation = (request: ChatRequest | undefined) => request?.messages.map((message) => `${message.role}:${typeof message.content === "string" ? message.content : ""}`);
 
-describe.each(storesUnderTest(() => temp))("the crash window on $name", ({ skip, spec }) => {
-  it.skipIf(skip !== undefined)(`replays a reply whose final step was checkpointed when the agent died${skip ? ` (skipped: ${skip})` : ""}`, async () => {
+/** Answers the last user message: "what is the answer?" gets the answer, anything else a short note. */
+const answering: FakeScript = (request) => {
+  const last = request.messages.at(-1);
+  return { text: last?.role === "user" && last.content === "what is the answer?" ? ["The answer ", "is 42."] : "Noted." };
+};
+
+describe.each(storesUnderTest(() => temp))("crash windows on $name", ({ skip, spec }) => {
+  const start = (model: FakeModelServer, store: string, killAt?: string) => {
+    const agent = AgentProcess.start({ fixture: "session-agent.ts", env: { FAKE_MODEL_URL: model.url, WEFT_TEST_STORE: store, ...(killAt ? { WEFT_TEST_KILL_AT: killAt } : {}) } });
+    agents.push(agent);
+    return agent;
+  };
+  const setUp = async (script: FakeScript) => {
     const store = spec();
     specs.push(store);
-    const model = await FakeModelServer.start((request) => ({ text: request.messages.length > 2 ? "Noted." : ["The answer ", "is 42."] }));
+    const model = await FakeModelServer.start(script);
     servers.push(model);
-    const env = { FAKE_MODEL_URL: model.url, WEFT_TEST_STORE: store };
+    return { store, model };
+  };
+  const load = (agent: AgentProcess, sessionId: string) => agent.agent.request(acp.methods.agent.session.load, { sessionId, cwd: temp, mcpServers: [] });
+  const reason = skip ? ` (skipped: ${skip})` : "";
 
-    const first = AgentProcess.start({ fixture: "session-agent.ts", env: { ...env, WEFT_TEST_KILL_IN_CRASH_WINDOW: "1" } });
-    agents.push(first);
+  it.skipIf(skip !== undefined)(`replays a reply whose final step was checkpointed before the session was written${reason}`, async () => {
+    const { store, model } = await setUp(answering);
+    const first = start(model, store, "final-checkpoint");
     await first.initialize();
     const sessionId = await first.newSession(temp);
     await expect(first.prompt(sessionId, "what is the answer?")).rejects.toThrow();
     expect(await first.exited).toMatchObject({ signal: "SIGKILL" });
 
-    const second = AgentProcess.start({ fixture: "session-agent.ts", env });
-    agents.push(second);
+    const second = start(model, store);
     await second.initialize();
-    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: temp, mcpServers: [] });
-    const replayed = second.updatesOf(sessionId);
-    expect(replayed[0]).toMatchObject({ sessionUpdate: "user_message_chunk", content: { type: "text", text: "what is the answer?" } });
+    await load(second, sessionId);
+    expect(second.updatesOf(sessionId)[0]).toMatchObject({ sessionUpdate: "user_message_chunk", content: { type: "text", text: "what is the answer?" } });
     expect(second.textOf(sessionId)).toBe("The answer is 42.");
     // The reply came from the thread: the model was not asked again.
     expect(model.requests).toHaveLength(1);
@@ -59,33 +72,25 @@ describe.each(storesUnderTest(() => temp))("the crash window on $name", ({ skip,
     expect(conversation(model.requests[1])).toEqual(["system:You are a test agent.", "user:what is the answer?", "assistant:The answer is 42.", "user:thanks"]);
 
     // And a third process sees the conversation whole, once.
-    const third = AgentProcess.start({ fixture: "session-agent.ts", env });
-    agents.push(third);
+    const third = start(model, store);
     await third.initialize();
-    await third.agent.request(acp.methods.agent.session.load, { sessionId, cwd: temp, mcpServers: [] });
+    await load(third, sessionId);
     expect(third.textOf(sessionId)).toBe("The answer is 42.Noted.");
   });
 
-  it.skipIf(skip !== undefined)(`replays every step of a turn whose tool ran, in order${skip ? ` (skipped: ${skip})` : ""}`, async () => {
-    const store = spec();
-    specs.push(store);
-    const model = await FakeModelServer.start((request, index) =>
+  it.skipIf(skip !== undefined)(`replays every step of a turn whose tool ran, in order${reason}`, async () => {
+    const { store, model } = await setUp((request, index) =>
       index === 0 ? { toolCalls: [{ name: "add", arguments: { a: 20, b: 22 }, id: "sum" }] } : { text: request.messages.at(-1)?.role === "tool" ? "It is 42." : "Noted." },
     );
-    servers.push(model);
-    const env = { FAKE_MODEL_URL: model.url, WEFT_TEST_STORE: store };
-
-    const first = AgentProcess.start({ fixture: "session-agent.ts", env: { ...env, WEFT_TEST_KILL_IN_CRASH_WINDOW: "1" } });
-    agents.push(first);
+    const first = start(model, store, "final-checkpoint");
     await first.initialize();
     const sessionId = await first.newSession(temp);
     await expect(first.prompt(sessionId, "add 20 and 22")).rejects.toThrow();
     expect(await first.exited).toMatchObject({ signal: "SIGKILL" });
 
-    const second = AgentProcess.start({ fixture: "session-agent.ts", env });
-    agents.push(second);
+    const second = start(model, store);
     await second.initialize();
-    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: temp, mcpServers: [] });
+    await load(second, sessionId);
     const kinds = second.updatesOf(sessionId).map((update) => (update.sessionUpdate === "tool_call" ? `tool_call:${update.status}` : update.sessionUpdate));
     expect(kinds).toEqual(["user_message_chunk", "tool_call:completed", "agent_message_chunk"]);
     expect(second.textOf(sessionId)).toBe("It is 42.");
@@ -93,5 +98,35 @@ describe.each(storesUnderTest(() => temp))("the crash window on $name", ({ skip,
 
     expect((await second.prompt(sessionId, "thanks")).stopReason).toBe("end_turn");
     expect(model.requests[2]?.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool", "assistant", "user"]);
+  });
+
+  // Earlier points of a turn: the load carries the turn on, and its reply is not lost either.
+  it.skipIf(skip !== undefined).each([
+    ["after the run's final head, before that step's record", "final-head", false],
+    ["after the first run claimed the thread, before its first step", "claim:1", false],
+    ["after a later turn's run claimed the thread, before its first step", "claim:2", true],
+  ] as const)(`carries on a turn killed %s${reason}`, async (_what, killAt, earlier) => {
+    const { store, model } = await setUp(answering);
+    const first = start(model, store, killAt);
+    await first.initialize();
+    const sessionId = await first.newSession(temp);
+    if (earlier) {
+      expect((await first.prompt(sessionId, "hello")).stopReason).toBe("end_turn");
+    }
+    await expect(first.prompt(sessionId, "what is the answer?")).rejects.toThrow();
+    expect(await first.exited).toMatchObject({ signal: "SIGKILL" });
+
+    const second = start(model, store);
+    await second.initialize();
+    await load(second, sessionId);
+    expect(second.textOf(sessionId)).toBe(`${earlier ? "Noted." : ""}The answer is 42.`);
+    expect((await second.prompt(sessionId, "thanks")).stopReason).toBe("end_turn");
+    expect(conversation(model.requests.at(-1))).toEqual([
+      "system:You are a test agent.",
+      ...(earlier ? ["user:hello", "assistant:Noted."] : []),
+      "user:what is the answer?",
+      "assistant:The answer is 42.",
+      "user:thanks",
+    ]);
   });
 });
