@@ -61,8 +61,10 @@ export interface AcpOptions {
   onInitialized?: () => void;
   /**
    * What a turn whose run fails (a model that cannot be reached, a key that is refused) does:
-   * `error` (the default) answers the prompt with a JSON-RPC error; `message` tells the person what
-   * went wrong as the agent's message and ends the turn normally, as an end-user agent should.
+   * `error` (the default) answers the prompt with a JSON-RPC error and takes the prompt back
+   * (unless a tool ran), so the editor can send it again; `message` tells the person what went
+   * wrong as the agent's message, keeps both, and ends the turn normally, as an end-user agent
+   * should. A prompt that stays keeps its attachments only as notes (see docs/sessions.md).
    */
   failures?: "error" | "message";
 }
