@@ -1,6 +1,7 @@
-// Turns the conversation into the prompt a LanguageModelV3 takes. Every tool call in the prompt
-// gets a result: a call the conversation left without one (a run that moved on) gets a note that
-// it never ran, because providers refuse transcripts with unanswered calls.
+// Turns the conversation into the prompt a LanguageModelV3 takes, in a shape every provider
+// accepts whatever the conversation went through (a failed or cancelled turn, an empty reply):
+// every tool call gets a result (a call left without one gets a note that it never ran), empty
+// messages are left out, and user messages in a row become one.
 
 import type {
   LanguageModelV3FilePart,
@@ -31,11 +32,25 @@ export function toModelPrompt(instructions: string | undefined, messages: readon
       case "system":
         prompt.push({ role: "system", content: message.parts.map((part) => part.text).join("\n") });
         break;
-      case "user":
-        prompt.push(converted(message, () => ({ role: "user", content: message.parts.map(userPart) })));
+      case "user": {
+        const user = converted(message, () => ({ role: "user" as const, content: message.parts.map(userPart) }));
+        const last = prompt.at(-1);
+        if (user.content.length === 0) {
+          break;
+        }
+        if (last?.role === "user") {
+          // A turn that never got its answer (it failed, or was cancelled early) is followed by the next prompt.
+          prompt[prompt.length - 1] = { role: "user", content: [...last.content, ...user.content] };
+        } else {
+          prompt.push(user);
+        }
         break;
+      }
       case "assistant": {
-        prompt.push(converted(message, () => assistantMessage(message)));
+        const assistant = converted(message, () => assistantMessage(message));
+        if (assistant.content.length > 0) {
+          prompt.push(assistant);
+        }
         const next = messages[index + 1];
         if (next?.role === "tool") {
           break;
@@ -100,10 +115,11 @@ function fileData(data: string): string | URL {
   return /^(https?|data):/.test(data) ? new URL(data) : data;
 }
 
-function assistantMessage(message: AssistantMessage): LanguageModelV3Message {
+/** The assistant message, without empty text (which providers refuse); it may end up with no content. */
+function assistantMessage(message: AssistantMessage): Extract<LanguageModelV3Message, { role: "assistant" }> {
   return {
     role: "assistant",
-    content: message.parts.map((part) => {
+    content: message.parts.filter((part) => part.type !== "text" || part.text.length > 0).map((part) => {
       switch (part.type) {
         case "text":
           return { type: "text", text: part.text };

@@ -337,6 +337,20 @@ describe("cancellation and durability", () => {
     expect(outcome).toEqual({ status: "completed", output: { log: ["first", "second, by the new instance"] } });
   });
 
+  it("runs the last step again on continue when the process died after its head was written and before its record", async () => {
+    const store = new MemoryStore();
+    const done = await counterGraph(store).run({}, { threadId: "t" }).outcome;
+    expect(done).toMatchObject({ status: "completed", output: { count: 13 } });
+    // What a crash between the final head and the final record leaves: a completed head whose step record is missing.
+    const namespace = ["weft", "graphs", "counter", "t"];
+    const records = (await store.search(namespace, { limit: 100 })).filter((item) => item.key !== "head");
+    await store.delete(namespace, (records.at(-1) as { key: string }).key);
+    expect((await store.get(namespace, "head"))?.value).toMatchObject({ status: "completed" });
+
+    const outcome = await counterGraph(store).continue({ threadId: "t" }).outcome;
+    expect(outcome).toEqual({ status: "completed", output: { log: ["a", "a", "a", "b"], count: 13 } });
+  });
+
   it("refuses a second run on a busy thread with ThreadBusyError, in this instance and another", async () => {
     const store = new MemoryStore();
     const started = deferred();

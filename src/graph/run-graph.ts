@@ -156,8 +156,12 @@ class Runner<C extends ChannelMap, I> {
         return this.end({ status: "interrupted", interrupts: head.pending ?? [] });
       }
       if (head.status === "completed") {
-        const { state } = await this.graph.load(this.threadId, head.seq);
-        return this.end(withFinish({ status: "completed", output: state }, head.finish));
+        const loaded = await this.graph.load(this.threadId, head.seq);
+        // A step's head is written before its record: when the record is missing (the process
+        // died between the two writes), the last step runs again instead of its writes being lost.
+        if (loaded.seq >= head.seq) {
+          return this.end(withFinish({ status: "completed", output: loaded.state }, head.finish));
+        }
       }
     }
     return undefined;

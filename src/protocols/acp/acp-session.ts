@@ -4,6 +4,7 @@
 
 import { type AgentContext, methods, RequestError } from "@agentclientprotocol/sdk";
 
+import { WeftError } from "../../errors/weft-error.js";
 import { isToolApproval, type ToolApprovalAnswer, type ToolApprovalRequest } from "../../graph/interrupt.js";
 import { createMessageId, messageText } from "../../graph/messages.js";
 import type { AssistantMessage, Message } from "../../types/messages.js";
@@ -12,11 +13,13 @@ import type { Principal } from "../../types/principal.js";
 import type { ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRun } from "../shared.js";
 import { type AcpContentBlock, promptToMessage } from "./content.js";
 import type { AcpEditorBridge } from "./editor-bridge.js";
+import { settleFailedTurn } from "./failed-turn.js";
 import { requestPermission } from "./permissions.js";
+import { fromStore, SessionBusyError, SessionNotFoundError, storeFailure, TurnFailedError } from "./session-errors.js";
 import { questionText } from "./questions.js";
 import type { AcpSessionClaim, AcpSessionInfo, AcpSessionRecord, AcpSessionStore, AcpTurnRecord } from "./session-store.js";
 import { type AcpToolKind, ToolCallIds, toolContent } from "./tool-calls.js";
-import { Transcript } from "./transcript.js";
+import { Transcript, turnMessagesOf } from "./transcript.js";
 import { type AcpSessionUpdate, eventUpdates, replayUpdates, toolCallUpdate, type UpdateContext } from "./updates.js";
 
 /** Why a prompt's turn ended. */
@@ -52,6 +55,8 @@ export class LiveSession {
   private persisting: Promise<void> = Promise.resolve();
   private writes = 0;
   private lastWrite: Promise<void> = Promise.resolve();
+  /** The turn whose end could not be written (the store was down); the store still has it in progress. */
+  private unsaved: AcpTurnRecord | undefined;
 
   constructor(
     private readonly services: SessionServices,
@@ -77,14 +82,24 @@ export class LiveSession {
    * comes while a turn runs waits for it (a `session/cancel` also withdraws prompts already waiting).
    */
   async prompt(blocks: AcpContentBlock[], requestSignal: AbortSignal): Promise<AcpStopReason> {
-    return this.exclusive(requestSignal, async (signal) => {
-      const claim = await this.claimTurn();
-      try {
-        return await this.runPrompt(blocks, signal);
-      } finally {
-        await claim?.release();
-      }
-    });
+    const { logger } = this.services;
+    const started = Date.now();
+    try {
+      const stopReason = await this.exclusive(requestSignal, async (signal) => {
+        logger.info("Turn started", { sessionId: this.id, blocks: blocks.length });
+        const claim = await this.claimTurn();
+        try {
+          return await this.runPrompt(blocks, signal);
+        } finally {
+          await claim?.release();
+        }
+      });
+      logger.info("Turn ended", { sessionId: this.id, stopReason, durationMs: Date.now() - started });
+      return stopReason;
+    } catch (error) {
+      logger.info("Turn ended with an error", { sessionId: this.id, error: error instanceof Error ? error.message : String(error), durationMs: Date.now() - started });
+      throw error;
+    }
   }
 
   /**
@@ -110,12 +125,16 @@ export class LiveSession {
         if (!turn) {
           return "end_turn";
         }
-        const run = await this.restart(turn, signal);
-        if (!run) {
+        const restarted = await this.restart(turn, signal);
+        if (!restarted) {
           return "end_turn";
         }
+        const started = Date.now();
+        this.services.logger.info("Turn carried on", { sessionId: this.id, startedAt: turn.startedAt });
         const turnStart = Math.max(0, this.record.history.findIndex((message) => message.id === turn.user.id));
-        return await this.drive(run, turn, turnStart, signal);
+        const stopReason = await this.drive(restarted.run, turn, turnStart, signal, { recover: true, ...(restarted.startOver ? { startOver: restarted.startOver } : {}) });
+        this.services.logger.info("Turn ended", { sessionId: this.id, stopReason, durationMs: Date.now() - started });
+        return stopReason;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         this.services.logger.warn("The interrupted turn could not be finished", { sessionId: this.id, error: message });
@@ -128,23 +147,45 @@ export class LiveSession {
     });
   }
 
-  /** The run that carries a stopped turn on, or undefined when another process is running it. */
-  private async restart(turn: AcpTurnRecord, signal: AbortSignal): Promise<ProtocolRun | undefined> {
+  /**
+   * The run that carries a stopped turn on, or undefined when another process is running it. When
+   * the thread was claimed for the turn, the run continues from its last checkpoint, and
+   * `startOver` starts the turn again in case the agent died before the run's first checkpoint.
+   */
+  private async restart(turn: AcpTurnRecord, signal: AbortSignal): Promise<{ run: ProtocolRun; startOver?: () => ProtocolRun } | undefined> {
     const { graph } = this.services;
     const options = this.runOptions(turn, signal);
     const thread = await graph.thread?.(this.id);
     if (thread?.status === "running") {
       return undefined;
     }
+    const startOver = (): ProtocolRun => {
+      if (turn.kind === "resume" && turn.answers) {
+        return graph.resume(turn.answers, options);
+      }
+      const position = this.record.history.findIndex((message) => message.id === turn.user.id);
+      const history = position >= 0 ? this.record.history.slice(0, position) : this.record.history.slice();
+      return graph.run(this.input(messageText(turn.user), turn.user, history, turn.blocks ?? []), options);
+    };
     if (thread && thread.runId === options.runId && graph.continue) {
-      return graph.continue(options);
+      // A resume carries on from the paused step whatever happened; a new turn may have no step yet.
+      return turn.kind === "invoke" ? { run: graph.continue(options), startOver } : { run: graph.continue(options) };
     }
-    if (turn.kind === "resume" && turn.answers) {
-      return graph.resume(turn.answers, options);
+    return { run: startOver() };
+  }
+
+  /**
+   * True when carrying a turn on found no checkpoint of it: the thread has nothing to continue, or
+   * (with the default input) its state does not hold the turn's prompt, so the run never began.
+   */
+  private neverCheckpointed(turn: AcpTurnRecord, outcome: ProtocolResult): boolean {
+    if (outcome.status === "failed") {
+      return WeftError.isInstance(outcome.error) && outcome.error.code === "nothing_to_continue";
     }
-    const position = this.record.history.findIndex((message) => message.id === turn.user.id);
-    const history = position >= 0 ? this.record.history.slice(0, position) : this.record.history.slice();
-    return graph.run(this.input(messageText(turn.user), turn.user, history, turn.blocks ?? []), options);
+    if (outcome.status !== "completed" || this.services.input) {
+      return false;
+    }
+    return Array.isArray((outcome.output as { messages?: unknown } | undefined)?.messages) && turnMessagesOf(outcome.output, turn.user.id) === undefined;
   }
 
   /** Runs `work` once every earlier prompt of this session is done, unless cancelled first. */
@@ -183,23 +224,25 @@ export class LiveSession {
     if (!store.claim) {
       return undefined;
     }
-    let claim: AcpSessionClaim | undefined;
-    try {
-      claim = await store.claim(this.id);
-    } catch (error) {
-      throw storeError(error);
-    }
+    const claim = await fromStore(() => store.claim?.(this.id));
     if (!claim) {
-      throw new RequestError(-32603, `Session ${this.id} has a turn running in another agent process; try again when it ends.`, { code: "session_busy" });
+      throw new SessionBusyError(this.id);
     }
     try {
-      const fresh = await store.get(this.id);
-      if (fresh) {
+      const fresh = await fromStore(() => store.get(this.id));
+      if (!fresh) {
+        // Another process deleted it since this one opened it.
+        throw new SessionNotFoundError(this.id);
+      }
+      const unsaved = this.unsaved;
+      this.unsaved = undefined;
+      // Unless the store holds only what this process could not write when the last turn ended.
+      if (!unsaved || fresh.turn?.startedAt !== unsaved.startedAt || fresh.turn.user.id !== unsaved.user.id) {
         this.adopt(fresh);
       }
     } catch (error) {
       await claim.release();
-      throw storeError(error);
+      throw error;
     }
     return claim;
   }
@@ -269,7 +312,7 @@ export class LiveSession {
       if (pending.length > 0) {
         this.record.pending = pending;
       }
-      throw storeError(error);
+      throw storeFailure(error);
     }
     for (const notice of (await this.services.editor?.takeNotices?.(this.id)) ?? []) {
       void this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${notice}\n\n` } });
@@ -302,12 +345,25 @@ export class LiveSession {
    * Streams runs of a turn until it ends: each approval the graph asks for becomes a permission
    * request and the run resumes; questions end the turn and wait for the next prompt.
    */
-  async drive(first: ProtocolRun, turn: AcpTurnRecord, turnStart: number, signal: AbortSignal): Promise<AcpStopReason> {
+  async drive(
+    first: ProtocolRun,
+    turn: AcpTurnRecord,
+    turnStart: number,
+    signal: AbortSignal,
+    options: { recover?: boolean; startOver?: () => ProtocolRun } = {},
+  ): Promise<AcpStopReason> {
     let run = first;
     let outcome: ProtocolResult;
+    let startOver = options.startOver;
     for (;;) {
       await this.stream(run);
       outcome = await run.outcome;
+      if (startOver && this.neverCheckpointed(turn, outcome)) {
+        this.services.logger.info("The turn's run had no checkpoint yet; it starts over", { sessionId: this.id });
+        run = startOver();
+        startOver = undefined;
+        continue;
+      }
       if (outcome.status !== "interrupted") {
         break;
       }
@@ -333,6 +389,9 @@ export class LiveSession {
         return this.finish(turn, turnStart, { status: "cancelled" });
       }
       run = this.services.graph.resume(answers, this.runOptions(turn, signal));
+    }
+    if (options.recover && outcome.status === "completed") {
+      await this.recover(turn, turnStart, outcome.output);
     }
     return this.finish(turn, turnStart, outcome);
   }
@@ -398,9 +457,40 @@ export class LiveSession {
     }
   }
 
+  /**
+   * After a turn carried on from a crash: the messages of the turn that the run's final state has
+   * and the conversation does not (the agent died after the run's checkpoint and before the
+   * session was written) are added to it in the run's order, and shown to the editor.
+   */
+  private async recover(turn: AcpTurnRecord, turnStart: number, state: unknown): Promise<void> {
+    if (this.record.history[turnStart]?.id !== turn.user.id) {
+      return;
+    }
+    this.record.history.push(...this.transcript.take(true));
+    const fromRun = turnMessagesOf(state, turn.user.id);
+    if (!fromRun) {
+      return;
+    }
+    const kept = this.record.history.slice(turnStart + 1);
+    const keptIds = new Set(kept.map((message) => message.id));
+    const missing = fromRun.filter((message) => !keptIds.has(message.id));
+    if (missing.length === 0) {
+      return;
+    }
+    const runIds = new Set(fromRun.map((message) => message.id));
+    const turnMessages = kept.every((message) => runIds.has(message.id)) ? fromRun : [...kept, ...missing];
+    this.record.history.splice(turnStart + 1, kept.length, ...turnMessages);
+    this.services.logger.info("Recovered the end of a turn from its run", { sessionId: this.id, messages: missing.length });
+    for (const update of replayUpdates(missing, this.updateContext())) {
+      await this.send(update);
+    }
+  }
+
   private async finish(turn: AcpTurnRecord, turnStart: number, outcome: ProtocolResult): Promise<AcpStopReason> {
     this.record.history.push(...this.transcript.take(outcome.status !== "interrupted"));
+    const ran = this.record.history;
     let stopReason: AcpStopReason = "end_turn";
+    let failureMessage: AssistantMessage | undefined;
     if (outcome.status === "cancelled") {
       stopReason = "cancelled";
     } else if (outcome.status === "completed") {
@@ -409,25 +499,34 @@ export class LiveSession {
         // ACP: a refused prompt is left out of the conversation from now on.
         this.record.history.length = turnStart;
       }
+    } else if (outcome.status === "failed") {
+      this.services.logger.error("The agent's run failed", { sessionId: this.id, error: outcome.error.message });
+      const shown = this.services.failures === "message" ? outcome.error.message : undefined;
+      this.record.history = settleFailedTurn(ran, turnStart, { error: outcome.error, shown });
+      failureMessage = shown === undefined ? undefined : (this.record.history.at(-1) as AssistantMessage);
     }
     if (this.record.turn === turn) {
       delete this.record.turn;
     }
     await this.flushWrites();
     try {
-      await this.persist();
+      await fromStore(() => this.persist());
     } catch (error) {
-      throw storeError(error);
+      if (WeftError.isInstance(error) && error.code === "store_unavailable") {
+        // The prompt gets an error, so it is taken back unless a tool ran. The store still says
+        // the turn is in progress; the next turn here writes this instead (see claimTurn).
+        this.record.history = settleFailedTurn(ran, turnStart, { error });
+        this.unsaved = turn;
+      }
+      throw error;
     }
     if (outcome.status === "failed") {
-      this.services.logger.error("The agent's run failed", { sessionId: this.id, error: outcome.error.message });
-      if (this.services.failures === "message") {
-        void this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n${outcome.error.message}` } });
+      if (failureMessage) {
+        void this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n${outcome.error.message}` }, messageId: failureMessage.id });
         await this.flushWrites();
         return "end_turn";
       }
-      const code = (outcome.error as { code?: unknown }).code;
-      throw new RequestError(-32603, `The agent failed: ${outcome.error.message}`, typeof code === "string" ? { code } : undefined);
+      throw new TurnFailedError(outcome.error);
     }
     return stopReason;
   }
@@ -466,11 +565,6 @@ function stopReasonOf(finish: string | undefined): AcpStopReason {
     default:
       return "end_turn";
   }
-}
-
-function storeError(error: unknown): RequestError {
-  const detail = error instanceof Error ? error.message : String(error);
-  return new RequestError(-32603, `The session store is unavailable: ${detail}`, { code: "store_unavailable" });
 }
 
 function megabytes(bytes: number): string {

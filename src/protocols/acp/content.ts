@@ -41,7 +41,7 @@ export function promptToMessage(blocks: readonly AcpContentBlock[]): PromptMessa
   for (const block of blocks) {
     const part = blockToPart(block);
     forModel.push(part);
-    if (block.type === "audio") {
+    if (part.type === "audio") {
       forHistory.push({ type: "text", text: audioNote(block) });
     } else {
       forHistory.push(part);
@@ -64,9 +64,19 @@ function blockToPart(block: AcpContentBlock): UserPart {
     case "text":
       return { type: "text", text: block.text ?? "" };
     case "image":
-      return { type: "image", data: block.data ?? "", mediaType: block.mimeType ?? "image/png" };
-    case "audio":
-      return { type: "audio", data: block.data ?? "", mediaType: block.mimeType ?? "audio/wav" };
+    case "audio": {
+      // No model takes an "image" that says it is something else, or one without bytes: say so
+      // instead of sending it, so the turn (and every later one) does not fail on it.
+      const kind = block.type;
+      const mediaType = block.mimeType ?? (kind === "image" ? "image/png" : "audio/wav");
+      const data = block.data || (typeof block.uri === "string" && /^https?:/.test(block.uri) ? block.uri : "");
+      if (!mediaType.startsWith(`${kind}/`) || !data) {
+        const what = kind === "image" ? "an image" : "an audio clip";
+        const problem = data ? `its type, ${mediaType}, is not an ${kind} type` : "it had no data";
+        return { type: "text", text: `[The editor attached ${what} here that was not sent to the model: ${problem}.]` };
+      }
+      return { type: kind, data, mediaType };
+    }
     case "resource": {
       const resource = block.resource ?? { uri: "" };
       const part: UserPart = { type: "file", uri: resource.uri };
@@ -100,7 +110,8 @@ function audioNote(block: AcpContentBlock): string {
   return `[Audio clip (${block.mimeType ?? "audio"}, ${formatBytes(bytes)}) was heard in this turn; its recording is not kept.]`;
 }
 
-function formatBytes(bytes: number): string {
+/** A size as people read it: "12 KB", "3.4 MB". */
+export function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 

@@ -15,9 +15,11 @@ import type { AcpContentBlock } from "./content.js";
 import { AcpConnectionError } from "./connection-error.js";
 import type { AcpClientCapabilities, AcpConnection, AcpEditorBridge } from "./editor-bridge.js";
 import type { LineLimits } from "./line-limits.js";
+import { fromStore, SessionNotFoundError } from "./session-errors.js";
 import { type AcpSessionInfo, type AcpSessionRecord, type AcpSessionStore, MemoryAcpSessionStore } from "./session-store.js";
 import { toSdkStream, type AcpStreams } from "./streams.js";
 import { type AcpToolKind, DEFAULT_CONTENT_LIMIT, guessToolKind } from "./tool-calls.js";
+import { answering } from "./wire-errors.js";
 
 /** The protocol version this module speaks. */
 export const ACP_PROTOCOL_VERSION = 1;
@@ -68,8 +70,10 @@ export interface AcpOptions {
   onInitialized?: () => void;
   /**
    * What a turn whose run fails (a model that cannot be reached, a key that is refused) does:
-   * `error` (the default) answers the prompt with a JSON-RPC error; `message` tells the person what
-   * went wrong as the agent's message and ends the turn normally, as an end-user agent should.
+   * `error` (the default) answers the prompt with a JSON-RPC error and takes the prompt back
+   * (unless a tool ran), so the editor can send it again; `message` tells the person what went
+   * wrong as the agent's message, keeps both, and ends the turn normally, as an end-user agent
+   * should. A prompt that stays keeps its attachments only as notes (see docs/sessions.md).
    */
   failures?: "error" | "message";
 }
@@ -106,10 +110,13 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
   const live = (sessionId: string): LiveSession => {
     const session = sessions.get(sessionId);
     if (!session) {
-      throw acp.RequestError.sessionNotFound(sessionId);
+      throw new SessionNotFoundError(sessionId);
     }
     return session;
   };
+  // Every handler answers what it throws through toRequestError(); errors it does not know are logged.
+  const unexpected = (error: unknown) => logger.error("A request failed", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  const handle = <C, R>(handler: (context: C) => R | Promise<R>) => answering(handler, unexpected);
   // Handlers run only once messages arrive, after `services` below is set up.
   const open = async (record: AcpSessionRecord): Promise<LiveSession> => {
     const session = new LiveSession(services, record);
@@ -154,7 +161,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
         authMethods: [],
       };
     })
-    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
+    .onRequest(acp.methods.agent.session.new, handle(async ({ params }) => {
       checkCwd(params.cwd);
       const record: AcpSessionRecord = {
         info: { id: `sess_${randomUUID().replaceAll("-", "")}`, cwd: params.cwd, mcpServers: params.mcpServers ?? [] },
@@ -164,70 +171,77 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
       };
       const session = await open(record);
       try {
-        await session.persist();
+        await fromStore(() => session.persist());
       } catch (error) {
         sessions.delete(record.info.id);
-        throw new acp.RequestError(-32603, `The session store is unavailable: ${error instanceof Error ? error.message : String(error)}`, { code: "store_unavailable" });
+        throw error;
       }
+      logger.info("Session started", { method: "session/new", sessionId: record.info.id, cwd: params.cwd });
       return { sessionId: record.info.id };
-    })
-    .onRequest(acp.methods.agent.session.load, async ({ params }) => {
+    }))
+    .onRequest(acp.methods.agent.session.load, handle(async ({ params }) => {
       const record = await loadRecord(params.sessionId, params.cwd, params.mcpServers ?? []);
       const session = await open(record);
+      logger.info("Session started", { method: "session/load", sessionId: params.sessionId, cwd: params.cwd, messages: record.history.length, carriesOn: Boolean(record.turn) });
       await session.replay();
       // A turn the agent was in the middle of when it stopped goes on now; the load answers when
       // it ends (or waits for the person), so the editor sees the whole turn before the answer.
       await session.carryOn();
       return {};
-    })
-    .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
+    }))
+    .onRequest(acp.methods.agent.session.resume, handle(async ({ params }) => {
       const record = await loadRecord(params.sessionId, params.cwd, params.mcpServers ?? []);
       await open(record);
+      logger.info("Session started", { method: "session/resume", sessionId: params.sessionId, cwd: params.cwd, messages: record.history.length });
       return {};
-    })
-    .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+    }))
+    .onRequest(acp.methods.agent.session.close, handle(async ({ params }) => {
       const session = live(params.sessionId);
       session.cancel();
       sessions.delete(params.sessionId);
       await options.editor?.closeSession?.(params.sessionId);
       return {};
-    })
-    .onRequest(acp.methods.agent.session.prompt, async ({ params, signal }) => {
+    }))
+    .onRequest(acp.methods.agent.session.prompt, handle(async ({ params, signal }) => {
       const stopReason = await live(params.sessionId).prompt(params.prompt as AcpContentBlock[], signal);
       return { stopReason };
-    })
+    }))
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.cancel();
     });
 
   if (store.list) {
     const list = store.list.bind(store);
-    app.onRequest(acp.methods.agent.session.list, async ({ params }) => {
+    app.onRequest(acp.methods.agent.session.list, handle(async ({ params }) => {
       const offset = readCursor(params.cursor);
       const query: { cwd?: string; offset: number; limit: number } = { offset, limit: LIST_PAGE + 1 };
       if (params.cwd) {
         checkCwd(params.cwd);
         query.cwd = params.cwd;
       }
-      const found = await list(query);
+      const found = await fromStore(() => list(query));
       const page = found.slice(0, LIST_PAGE);
       const response: { sessions: typeof page; nextCursor?: string } = { sessions: page };
       if (found.length > LIST_PAGE) {
         response.nextCursor = String(offset + LIST_PAGE);
       }
       return response;
-    });
+    }));
   }
   if (store.delete) {
     const remove = store.delete.bind(store);
-    app.onRequest(acp.methods.agent.session.delete, async ({ params }) => {
+    app.onRequest(acp.methods.agent.session.delete, handle(async ({ params }) => {
+      if (params.sessionId === "") {
+        throw new SessionNotFoundError(params.sessionId);
+      }
       sessions.get(params.sessionId)?.cancel();
+      // From the store first: when it cannot be reached, the session stays as it was.
+      await fromStore(() => remove(params.sessionId));
       sessions.delete(params.sessionId);
       await options.editor?.closeSession?.(params.sessionId);
-      await remove(params.sessionId);
       await graph.deleteThread?.(params.sessionId);
       return {};
-    });
+    }));
   }
 
   const wire = toSdkStream(streams, { logger, ...(options.lineLimits ? { limits: options.lineLimits } : {}) });
@@ -287,14 +301,13 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
 }
 
 async function readRecord(store: AcpSessionStore, sessionId: string): Promise<AcpSessionRecord> {
-  let record: AcpSessionRecord | undefined;
-  try {
-    record = await store.get(sessionId);
-  } catch (error) {
-    throw new acp.RequestError(-32603, `The session store is unavailable: ${error instanceof Error ? error.message : String(error)}`, { code: "store_unavailable" });
+  // An id no store can hold (empty, a NUL in it) names no session: "not found", not an outage.
+  if (sessionId === "" || sessionId.includes("\0")) {
+    throw new SessionNotFoundError(sessionId);
   }
+  const record = await fromStore(() => store.get(sessionId));
   if (!record) {
-    throw acp.RequestError.sessionNotFound(sessionId);
+    throw new SessionNotFoundError(sessionId);
   }
   return record;
 }

@@ -20,7 +20,10 @@ export interface AcpSessionInfo {
 export interface AcpSessionRecord {
   /** The session. */
   info: AcpSessionInfo;
-  /** The conversation, tool calls included. Audio is kept as a note of it, not its bytes. */
+  /**
+   * The conversation, tool calls included. Audio is kept as a note of it, not its bytes, and so
+   * are the attachments of a turn that failed.
+   */
   history: Message[];
   /** The questions the last turn asked, which the next prompt answers. */
   pending?: ProtocolInterrupt[];

@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { AgentProcess, repoRoot } from "../../../test/support/agent-process.js";
 import { cleanUpStores, postgresSkip, postgresUrl, redisSkip, redisUrl, uniqueName } from "../../../test/support/servers.js";
 import { TcpProxy } from "../../../test/support/tcp-proxy.js";
-import { FakeModelServer } from "../../testing/fake-model-server.js";
+import { FakeModelServer, type ChatRequest } from "../../testing/fake-model-server.js";
 
 const redisServer = await new Promise<string | undefined>((resolve) => {
   const which = spawn("sh", ["-c", "command -v redis-server"]);
@@ -48,6 +48,9 @@ async function startRedis(port: number): Promise<ChildProcess> {
 }
 
 async function stopRedis(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return;
+  }
   const exited = new Promise((resolve) => child.on("exit", resolve));
   child.kill("SIGTERM");
   await exited;
@@ -68,6 +71,13 @@ async function throughOutage(store: string, goDown: () => Promise<void>, comeBac
 
     await goDown();
     await expect(agent.prompt(sessionId, "while down")).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("store is unavailable") });
+    // Every method that needs the store says so, with the same message and code.
+    const outage = { code: -32603, message: expect.stringMatching(/^The session store is unavailable: /), data: { code: "store_unavailable" } };
+    await expect(agent.agent.request(acp.methods.agent.session.new, { cwd: dir, mcpServers: [] })).rejects.toMatchObject(outage);
+    await expect(agent.agent.request(acp.methods.agent.session.list, {})).rejects.toMatchObject(outage);
+    await expect(agent.agent.request(acp.methods.agent.session.load, { sessionId, cwd: dir, mcpServers: [] })).rejects.toMatchObject(outage);
+    await expect(agent.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: dir })).rejects.toMatchObject(outage);
+    await expect(agent.agent.request(acp.methods.agent.session.delete, { sessionId })).rejects.toMatchObject(outage);
     expect(agent.child.exitCode).toBeNull();
     expect((await agent.initialize()).protocolVersion).toBe(1);
 
@@ -95,6 +105,64 @@ async function throughOutage(store: string, goDown: () => Promise<void>, comeBac
   }
 }
 
+/**
+ * The store goes away in the middle of a turn: the prompt gets -32603, and once the store is back
+ * the editor sends it again. It must be in the conversation once, and the conversation must
+ * alternate, here and in a new process.
+ */
+async function outageMidTurn(store: string, goDown: () => Promise<void>, comeBack: () => Promise<void>): Promise<void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let holding = true;
+  const model = await FakeModelServer.start((request) => {
+    const users = request.messages.filter((message) => message.role === "user");
+    if (users.at(-1)?.content === "mid" && holding) {
+      holding = false;
+      return { text: ["half ", "a reply"], beforeChunk: (index) => (index === 2 ? held : undefined) };
+    }
+    return { text: `reply ${users.length}` };
+  });
+  const agent = AgentProcess.start({ fixture: "agent.ts", env: { FAKE_MODEL_URL: model.url, WEFT_TEST_STORE: store } });
+  try {
+    await agent.initialize();
+    const sessionId = await agent.newSession(dir);
+    expect((await agent.prompt(sessionId, "first")).stopReason).toBe("end_turn");
+    const answer = agent.prompt(sessionId, "mid").then(
+      () => "answered",
+      (error: unknown) => error,
+    );
+    await agent.waitFor(() => agent.textOf(sessionId).endsWith("half "), "the reply to start");
+    await goDown();
+    release();
+    expect(await answer).toMatchObject({ code: -32603, data: { code: "store_unavailable" } });
+
+    await comeBack();
+    await expect
+      .poll(async () => (await agent.agent.request(acp.methods.agent.session.list, {}).then(() => "up", () => "down")), { timeout: 15_000, interval: 200 })
+      .toBe("up");
+    expect((await agent.prompt(sessionId, "mid")).stopReason).toBe("end_turn");
+    const conversation = (request: ChatRequest | undefined) => request?.messages.map((message) => `${message.role}:${typeof message.content === "string" ? message.content : ""}`);
+    expect(conversation(model.requests.at(-1))).toEqual(["system:You are a test agent.", "user:first", "assistant:reply 1", "user:mid"]);
+    await agent.stop();
+
+    const reader = AgentProcess.start({ fixture: "agent.ts", env: { FAKE_MODEL_URL: model.url, WEFT_TEST_STORE: store } });
+    await reader.initialize();
+    await reader.agent.request(acp.methods.agent.session.load, { sessionId, cwd: dir, mcpServers: [] });
+    const users = reader.updatesOf(sessionId).flatMap((update) => (update.sessionUpdate === "user_message_chunk" && update.content.type === "text" ? [update.content.text] : []));
+    expect(users).toEqual(["first", "mid"]);
+    expect(reader.textOf(sessionId)).toBe("reply 1reply 2");
+    expect(reader.wire.problems).toEqual([]);
+    await reader.stop();
+  } finally {
+    if (agent.child.exitCode === null) {
+      await agent.stop();
+    }
+    await model.close();
+  }
+}
+
 describe.skipIf(skip !== undefined)(`a Redis that stops${skip ? ` (skipped: ${skip})` : ""}`, () => {
   it("answers a clear error while Redis is down, keeps running, and loses nothing once it is back", async () => {
     const port = await freePort();
@@ -109,6 +177,47 @@ describe.skipIf(skip !== undefined)(`a Redis that stops${skip ? ` (skipped: ${sk
       );
     } finally {
       await stopRedis(redis).catch(() => undefined);
+    }
+  });
+});
+
+describe.skipIf(skip !== undefined)(`a Redis that stops mid-turn${skip ? ` (skipped: ${skip})` : ""}`, () => {
+  it("takes back the prompt that got the error, so sending it again makes no duplicate", async () => {
+    const port = await freePort();
+    let redis = await startRedis(port);
+    try {
+      await outageMidTurn(
+        `redis://127.0.0.1:${port}`,
+        () => stopRedis(redis),
+        async () => {
+          redis = await startRedis(port);
+        },
+      );
+    } finally {
+      await stopRedis(redis).catch(() => undefined);
+    }
+  });
+});
+
+describe.skipIf(postgresSkip !== undefined)(`a Postgres cut off mid-turn${postgresSkip ? ` (skipped: ${postgresSkip})` : ""}`, () => {
+  it("takes back the prompt that got the error, so sending it again makes no duplicate", async () => {
+    const target = new URL(postgresUrl as string);
+    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+    await proxy.up();
+    const through = new URL(target);
+    through.port = String(proxy.port);
+    through.searchParams.set("schema", uniqueName("weft_test"));
+    try {
+      await outageMidTurn(
+        through.toString(),
+        () => proxy.down(),
+        () => proxy.up(),
+      );
+    } finally {
+      await proxy.down();
+      const direct = new URL(through);
+      direct.port = target.port || "5432";
+      await cleanUpStores([direct.toString()]);
     }
   });
 });

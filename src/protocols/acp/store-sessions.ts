@@ -117,8 +117,9 @@ class StoredSessions implements SharedAcpSessionStore {
     }
     const before = known?.record.history ?? [];
     const after = record.history;
-    // Conversations grow at the end (and shrink only when a refused prompt is dropped), so when the
-    // last message this process wrote is still in place, everything before it is too.
+    // Conversations grow at the end (and change only at the end, when a refused or failed turn is
+    // taken back or a changed message replaces one under a new id), so when the last message this
+    // process wrote is still in place, everything before it is too.
     const last = before.length - 1;
     let keep = last >= 0 && after.length > last && after[last]?.id === before[last]?.id ? before.length : 0;
     if (keep === 0) {

@@ -1,6 +1,7 @@
 // Builds the conversation a session keeps from a run's events. Graphs from createAgent() announce
 // each finished message (`message` events), which are kept as they are; for other graphs the
 // messages are assembled from the text, reasoning and tool events, so any graph's turns replay.
+// A run's final state can also be read for the messages of a turn, when its events were missed.
 
 import { createMessageId } from "../../graph/messages.js";
 import type { RunEvent } from "../../graph/events.js";
@@ -127,4 +128,29 @@ export class Transcript {
       this.entries.push({ kind: "final", message });
     }
   }
+}
+
+/**
+ * The messages a run's state has after the prompt with id `promptId`, oldest first; undefined when
+ * the state keeps no conversation with that prompt in it (a graph of another shape).
+ */
+export function turnMessagesOf(state: unknown, promptId: string): Message[] | undefined {
+  const messages = (state as { messages?: unknown } | null | undefined)?.messages;
+  if (!Array.isArray(messages)) {
+    return undefined;
+  }
+  const found = messages.filter(isMessage);
+  const position = found.findIndex((message) => message.id === promptId);
+  return position < 0 ? undefined : found.slice(position + 1);
+}
+
+function isMessage(value: unknown): value is Message {
+  const message = value as Partial<Message> | null;
+  return (
+    typeof message === "object" &&
+    message !== null &&
+    typeof message.id === "string" &&
+    Array.isArray(message.parts) &&
+    (message.role === "user" || message.role === "assistant" || message.role === "tool" || message.role === "system")
+  );
 }

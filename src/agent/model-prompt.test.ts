@@ -1,0 +1,74 @@
+// toModelPrompt(): the conversation as the provider sees it stays valid whatever turns went
+// through: no empty messages, no two user messages in a row, every tool call answered.
+
+import { describe, expect, it } from "vitest";
+
+import type { Message } from "../types/messages.js";
+import { toModelPrompt } from "./model-prompt.js";
+
+const user = (id: string, text: string): Message => ({ id, role: "user", parts: [{ type: "text", text }] });
+const assistant = (id: string, text: string): Message => ({ id, role: "assistant", parts: text === "" ? [] : [{ type: "text", text }] });
+
+describe("toModelPrompt", () => {
+  it("joins the prompt of a turn that got no answer to the next one", () => {
+    const prompt = toModelPrompt("Be brief.", [user("u1", "first"), user("u2", "second")]);
+    expect(prompt).toEqual([
+      { role: "system", content: "Be brief." },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "first" },
+          { type: "text", text: "second" },
+        ],
+      },
+    ]);
+  });
+
+  it("leaves out assistant messages with no content, and empty text, then joins the user messages around them", () => {
+    const emptyText: Message = { id: "a2", role: "assistant", parts: [{ type: "text", text: "" }] };
+    const prompt = toModelPrompt(undefined, [user("u1", "one"), assistant("a1", ""), user("u2", "two"), emptyText, user("u3", "three"), assistant("a3", "answer")]);
+    expect(prompt).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "one" },
+          { type: "text", text: "two" },
+          { type: "text", text: "three" },
+        ],
+      },
+      { role: "assistant", content: [{ type: "text", text: "answer" }] },
+    ]);
+  });
+
+  it("keeps a reply's tool calls when its text is empty, and leaves user messages with no parts out", () => {
+    const calls: Message = {
+      id: "a1",
+      role: "assistant",
+      parts: [
+        { type: "text", text: "" },
+        { type: "tool-call", toolCallId: "c1", toolName: "add", input: { a: 1 } },
+      ],
+    };
+    const empty: Message = { id: "u0", role: "user", parts: [] };
+    const prompt = toModelPrompt(undefined, [empty, user("u1", "add"), calls]);
+    expect(prompt).toEqual([
+      { role: "user", content: [{ type: "text", text: "add" }] },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "add", input: { a: 1 } }] },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "c1", toolName: "add", output: { type: "error-text", value: "This tool call was not run: the conversation moved on before it finished." } }],
+      },
+    ]);
+  });
+
+  it("gives the same answer when asked twice (conversions are cached, joins are not)", () => {
+    const messages = [user("u1", "first"), user("u2", "second"), assistant("a1", "ok"), user("u3", "third")];
+    const once = toModelPrompt(undefined, messages);
+    expect(toModelPrompt(undefined, messages)).toEqual(once);
+    expect(once.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
+    expect(toModelPrompt(undefined, [messages[2] as Message, messages[0] as Message])).toEqual([
+      { role: "assistant", content: [{ type: "text", text: "ok" }] },
+      { role: "user", content: [{ type: "text", text: "first" }] },
+    ]);
+  });
+});
