@@ -7,13 +7,13 @@ import { WeftError } from "../errors/weft-error.js";
 
 export interface ModelCallErrorOptions {
   /** Output had already arrived when the call failed. */
-  midStream?: boolean;
+  midStream?: boolean | undefined;
   /** The call was stopped because the model sent nothing for this many milliseconds. */
-  idleMs?: number;
+  idleMs?: number | undefined;
   /** How long the provider asked to wait before trying again, when it said. */
-  retryAfterMs?: number;
+  retryAfterMs?: number | undefined;
   /** The longest wait weft honours, when the provider asked for more. */
-  maxRetryWaitMs?: number;
+  maxRetryWaitMs?: number | undefined;
 }
 
 /** The model could not be called, or its reply broke off. The message says why in plain words. */
@@ -75,7 +75,7 @@ function describe(cause: unknown, status: number | undefined): string {
   if (status === 401 || status === 403) {
     return `the provider refused the API key (HTTP ${status}). ${message}`;
   }
-  const code = (cause as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  const code = (cause as { cause?: { code?: unknown } | undefined } | undefined)?.cause?.code;
   if (code === "ECONNREFUSED" || code === "ENOTFOUND" || /fetch failed|ECONNREFUSED/.test(message)) {
     return `the model server could not be reached (${message}).`;
   }

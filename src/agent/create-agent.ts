@@ -32,23 +32,23 @@ export type ApprovalPolicy =
 
 export interface AgentOptions extends Pick<CompileOptions, "store" | "namespace" | "leaseMs"> {
   /** Names the graph (and its namespace in the store). Default `agent`. */
-  name?: string;
+  name?: string | undefined;
   model: LanguageModelV3;
   /**
    * The tools the model may call: a list, or a function giving the list for a run's thread (for
    * tools that differ by session, such as an editor's MCP servers). The function is called for
    * every model call and tool step, so it should be quick after its first call for a thread.
    */
-  tools?: ToolList | ((context: { threadId: string; principal: Principal | undefined }) => ToolList | Promise<ToolList>);
+  tools?: ToolList | ((context: { threadId: string; principal: Principal | undefined }) => ToolList | Promise<ToolList>) | undefined;
   /** The system prompt, or a function of who the run is for. */
-  instructions?: string | ((context: { principal: Principal | undefined; threadId: string }) => string);
-  approvals?: ApprovalPolicy;
+  instructions?: string | ((context: { principal: Principal | undefined; threadId: string }) => string) | undefined;
+  approvals?: ApprovalPolicy | undefined;
   /** The most model calls one run may make; then the run ends as ACP's `max_turn_requests`. Default 25. */
-  maxSteps?: number;
+  maxSteps?: number | undefined;
   /** Passed to every model call. */
-  maxOutputTokens?: number;
-  temperature?: number;
-  providerOptions?: SharedV3ProviderOptions;
+  maxOutputTokens?: number | undefined;
+  temperature?: number | undefined;
+  providerOptions?: SharedV3ProviderOptions | undefined;
   /**
    * A model call that sends nothing for this many milliseconds (counting the wait for its reply to
    * start) is stopped, and the run fails with a ModelCallError saying so. Default 300000 (5 min),
@@ -173,10 +173,10 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
 interface PreparedCall {
   call: ToolCallPart;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a tool of whatever input type the call names
-  tool?: Tool<any>;
+  tool?: Tool<any> | undefined;
   input?: unknown;
   /** Why the call cannot run, when it cannot. */
-  problem?: string;
+  problem?: string | undefined;
 }
 
 /** Gates, runs and answers every tool call of an assistant message. */
@@ -293,7 +293,7 @@ function readApproval(answer: unknown): ToolApprovalAnswer {
 
 async function runOne(entry: PreparedCall, approval: ToolApprovalAnswer | undefined, context: NodeContext): Promise<ToolResultPart> {
   const { call } = entry;
-  const result = (isError: boolean, output: unknown, extra: { display?: ToolDisplay[]; locations?: ToolLocation[] } = {}): ToolResultPart => {
+  const result = (isError: boolean, output: unknown, extra: { display?: ToolDisplay[] | undefined; locations?: ToolLocation[] | undefined } = {}): ToolResultPart => {
     const part: ToolResultPart = { type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, output: toJson(output) };
     if (isError) {
       part.isError = true;
@@ -330,7 +330,7 @@ async function execute(
   input: unknown,
   call: ToolCallPart,
   context: NodeContext,
-  result: (isError: boolean, output: unknown, extra?: { display?: ToolDisplay[]; locations?: ToolLocation[] }) => ToolResultPart,
+  result: (isError: boolean, output: unknown, extra?: { display?: ToolDisplay[] | undefined; locations?: ToolLocation[] | undefined }) => ToolResultPart,
 ): Promise<ToolResultPart> {
   const start: Extract<Parameters<NodeContext["emit"]>[0], { type: "tool-start" }> = { type: "tool-start", toolCallId: call.toolCallId, toolName: call.toolName, input: toJson(input) };
   const title = tool.title?.(input);

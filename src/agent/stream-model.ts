@@ -20,8 +20,8 @@ export interface StreamModelOptions {
 }
 
 type Block =
-  | { type: "text" | "reasoning"; text: string; providerMetadata?: Record<string, Record<string, unknown>> }
-  | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown; providerMetadata?: Record<string, Record<string, unknown>> };
+  | { type: "text" | "reasoning"; text: string; providerMetadata?: Record<string, Record<string, unknown>> | undefined }
+  | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown; providerMetadata?: Record<string, Record<string, unknown>> | undefined };
 
 const RETRIES = 2;
 

@@ -26,24 +26,24 @@ export interface ToolContext {
    */
   ask<T = unknown>(question: JsonValue): T;
   /** Shows progress while the tool runs: a diff, a terminal, some text, the files it touches. */
-  report(update: { display?: ToolDisplay[]; locations?: ToolLocation[]; title?: string }): void;
+  report(update: { display?: ToolDisplay[] | undefined; locations?: ToolLocation[] | undefined; title?: string | undefined }): void;
 }
 
 /** The result of a tool that also wants something shown: `output` goes to the model, `display` to the person. */
 export interface ToolOutput {
   output: unknown;
-  display?: ToolDisplay[];
-  locations?: ToolLocation[];
+  display?: ToolDisplay[] | undefined;
+  locations?: ToolLocation[] | undefined;
   /** Marks the result as a failure without throwing. */
-  isError?: boolean;
+  isError?: boolean | undefined;
 }
 
 /** How a call is shown to the person asked to approve it, when its input alone would hide something. */
 export interface ApprovalDescription {
   /** Replaces the call's usual title, such as "Write notes.txt → docs/notes.txt". */
-  title?: string;
+  title?: string | undefined;
   /** Shown with the request: a note, a diff of what the call would change. */
-  display?: ToolDisplay[];
+  display?: ToolDisplay[] | undefined;
 }
 
 /** What `describeApproval` receives besides the input. */
@@ -57,16 +57,16 @@ export interface Tool<Input = unknown> {
   name: string;
   description: string;
   /** The input's schema; calls whose arguments do not match it get an error result without running. */
-  input?: z.ZodType<Input>;
+  input?: z.ZodType<Input> | undefined;
   /**
    * Or a JSON Schema, for tools described elsewhere (an MCP server's): it is shown to the model as is,
    * and the input is passed on unchecked for the tool's owner to check.
    */
-  inputSchema?: Record<string, unknown>;
+  inputSchema?: Record<string, unknown> | undefined;
   /** Returns what the model sees (any JSON, or a ToolOutput). Throwing gives the model an error result. */
   execute(input: Input, context: ToolContext): unknown;
   /** True when a person must approve each call before it runs. `createAgent({ approvals })` can override it. */
-  needsApproval?: boolean;
+  needsApproval?: boolean | undefined;
   /** A short title for the call, for editors. */
   title?(input: Input): string;
   /** The files the call touches (absolute paths), for editors. */

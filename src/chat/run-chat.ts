@@ -19,12 +19,12 @@ export interface ChatOptions {
   /** The session's directory; fs and terminal requests stay inside it. */
   cwd: string;
   /** Print the agent's sessions and exit. */
-  list?: boolean;
+  list?: boolean | undefined;
   /** Reopen this session instead of starting one. */
-  resume?: string;
-  env?: NodeJS.ProcessEnv;
-  input: NodeJS.ReadableStream & { isTTY?: boolean };
-  output: NodeJS.WritableStream & { isTTY?: boolean };
+  resume?: string | undefined;
+  env?: NodeJS.ProcessEnv | undefined;
+  input: NodeJS.ReadableStream & { isTTY?: boolean | undefined };
+  output: NodeJS.WritableStream & { isTTY?: boolean | undefined };
   version: string;
 }
 

@@ -19,7 +19,7 @@ export async function runAcp(config: AgentConfig, version: string): Promise<numb
   // what was acknowledged, and each request's own errors already become JSON-RPC errors).
   process.on("unhandledRejection", (reason) => logger.error("Unhandled rejection", { reason: String(reason) }));
   process.on("uncaughtException", (error) => logger.error("Uncaught exception", { error: error.stack ?? String(error) }));
-  const modelOptions: { apiKey?: string; baseURL?: string } = {};
+  const modelOptions: { apiKey?: string | undefined; baseURL?: string | undefined } = {};
   if (config.apiKey) {
     modelOptions.apiKey = config.apiKey;
   }

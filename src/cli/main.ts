@@ -63,7 +63,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         throw new UsageError(`unknown command "${command}".`);
     }
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    if (error instanceof UsageError || (error as { code?: string | undefined }).code?.startsWith("ERR_PARSE_ARGS")) {
       process.stderr.write(`weft: ${(error as Error).message.replace(/\.$/, "")}. Run weft --help for the options.\n`);
       return 2;
     }

@@ -8,7 +8,7 @@ export class MissingPackageError extends WeftError {
   constructor(
     readonly packageName: string,
     readonly feature: string,
-    options: { cause?: unknown; advice?: string } = {},
+    options: { cause?: unknown; advice?: string | undefined } = {},
   ) {
     super(
       "missing_package",

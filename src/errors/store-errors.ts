@@ -17,7 +17,7 @@ export class InvalidNamespaceError extends WeftError {
 export class StoreUnavailableError extends WeftError {
   constructor(
     readonly driver: string,
-    options: { cause: unknown; detail?: string },
+    options: { cause: unknown; detail?: string | undefined },
   ) {
     super("store_unavailable", `The ${driver} store is unavailable: ${options.detail ?? describeCause(options.cause)}`, { cause: options.cause });
     this.name = "StoreUnavailableError";

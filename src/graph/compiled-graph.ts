@@ -17,13 +17,13 @@ import { leaseHeld, type StepRecord, ThreadStore, type ThreadStatus } from "./th
 
 export interface CompileOptions {
   /** Where threads are kept. Defaults to a MemoryStore of this graph's own. */
-  store?: Store;
+  store?: Store | undefined;
   /** Where in the store. Defaults to `["weft", "graphs", <name>]`. */
-  namespace?: Namespace;
+  namespace?: Namespace | undefined;
   /** The most steps one run may take before it ends with `finish: "max_steps"`. Default 100. */
-  maxSteps?: number;
+  maxSteps?: number | undefined;
   /** How long a run's claim on its thread lasts without renewal. Default 30 s. */
-  leaseMs?: number;
+  leaseMs?: number | undefined;
 }
 
 /** What a thread is doing. `unfinished`: a run stopped without ending (its process died). */
@@ -32,7 +32,7 @@ export interface ThreadInfo {
   runId: string;
   seq: number;
   pending: Interrupt[];
-  finish?: string;
+  finish?: string | undefined;
 }
 
 /** A thread's state as of a step record, cached between runs. */

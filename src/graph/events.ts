@@ -13,9 +13,9 @@ export type FinishReason = "stop" | "length" | "content-filter" | "tool-calls" |
 
 /** Token counts for one model call. */
 export interface Usage {
-  inputTokens?: number;
-  outputTokens?: number;
-  reasoningTokens?: number;
+  inputTokens?: number | undefined;
+  outputTokens?: number | undefined;
+  reasoningTokens?: number | undefined;
 }
 
 /** One entry of an agent's plan. */
@@ -33,19 +33,19 @@ export type NodeEvent =
   | { type: "tool-call-start"; messageId: string; toolCallId: string; toolName: string }
   | { type: "tool-call-delta"; toolCallId: string; delta: string }
   | { type: "tool-call-end"; messageId: string; toolCallId: string; toolName: string; input: unknown }
-  | { type: "message-end"; messageId: string; finishReason?: FinishReason; usage?: Usage }
+  | { type: "message-end"; messageId: string; finishReason?: FinishReason | undefined; usage?: Usage | undefined }
   /** A finished message that became part of the conversation. */
   | { type: "message"; message: Message }
-  | { type: "tool-start"; toolCallId: string; toolName: string; input: unknown; title?: string; locations?: ToolLocation[] }
-  | { type: "tool-update"; toolCallId: string; display?: ToolDisplay[]; locations?: ToolLocation[]; title?: string }
+  | { type: "tool-start"; toolCallId: string; toolName: string; input: unknown; title?: string | undefined; locations?: ToolLocation[] | undefined }
+  | { type: "tool-update"; toolCallId: string; display?: ToolDisplay[] | undefined; locations?: ToolLocation[] | undefined; title?: string | undefined }
   | {
       type: "tool-end";
       toolCallId: string;
       toolName: string;
       status: "success" | "error" | "rejected";
       output: unknown;
-      display?: ToolDisplay[];
-      locations?: ToolLocation[];
+      display?: ToolDisplay[] | undefined;
+      locations?: ToolLocation[] | undefined;
     }
   | { type: "plan"; entries: PlanEntry[] }
   | { type: "custom"; name: string; data: unknown };

@@ -32,7 +32,7 @@ export interface GraphDefinition<C extends ChannelMap, I> {
   name: string;
   channels: C;
   /** Turns a run's input into the first writes. Defaults to using the input as writes. */
-  input?: (input: I) => UpdateOf<C>;
+  input?: ((input: I) => UpdateOf<C>) | undefined;
   nodes: Map<string, NodeFunction<C>>;
   edges: Map<string, string[]>;
   routers: Map<string, Router<C>>;

@@ -21,13 +21,13 @@ export interface ToolApprovalRequest {
   toolName: string;
   input: JsonValue;
   /** The tool's own title for this approval (see `Tool.describeApproval`). */
-  title?: string;
+  title?: string | undefined;
   /** What the tool wants shown with the request. */
-  display?: ToolDisplay[];
+  display?: ToolDisplay[] | undefined;
 }
 
 /** How a person answers a tool approval. */
-export type ToolApprovalAnswer = { decision: "approve" } | { decision: "reject"; reason?: string };
+export type ToolApprovalAnswer = { decision: "approve" } | { decision: "reject"; reason?: string | undefined };
 
 /** True when an interrupt's value is a tool approval request. */
 export function isToolApproval(value: unknown): value is ToolApprovalRequest {

@@ -9,7 +9,7 @@ import type { Interrupt } from "./interrupt.js";
 
 export interface InterruptRequest {
   /** A stable id; defaults to one derived from the node, its step and the request's position. */
-  id?: string;
+  id?: string | undefined;
   value: JsonValue;
 }
 
@@ -32,7 +32,7 @@ export interface NodeContext {
    * the run pauses after this step and the node runs again from its start on resume, so do
    * nothing irreversible before asking.
    */
-  interrupt<T = unknown>(value: JsonValue, options?: { id?: string }): T;
+  interrupt<T = unknown>(value: JsonValue, options?: { id?: string | undefined }): T;
   /**
    * Asks several questions at once. Returns all answers when every one has been answered;
    * otherwise pauses with the unanswered ones (answers already given are kept).

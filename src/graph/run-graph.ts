@@ -401,7 +401,7 @@ class Runner<C extends ChannelMap, I> {
       signal: this.controller.signal,
       store: this.graph.threads.store,
       emit: this.emit,
-      interrupt: <T>(value: JsonValue, options?: { id?: string }) => {
+      interrupt: <T>(value: JsonValue, options?: { id?: string | undefined }) => {
         const request: InterruptRequest = options?.id === undefined ? { value } : { id: options.id, value };
         return Object.values(ask([request]))[0] as T;
       },

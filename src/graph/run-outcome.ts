@@ -7,7 +7,7 @@ import type { Interrupt } from "./interrupt.js";
 
 export type RunOutcome<S = unknown> =
   /** `finish` says why a run ended early: `max_steps`, or a reason a node gave (`max_tokens`, `refusal`). */
-  | { status: "completed"; output: S; finish?: string }
+  | { status: "completed"; output: S; finish?: string | undefined }
   | { status: "interrupted"; interrupts: Interrupt[] }
   | { status: "cancelled" }
   | { status: "failed"; error: Error };
@@ -23,9 +23,9 @@ export interface RunOptions {
   /** The thread the run belongs to; its state carries over between runs. */
   threadId: string;
   /** Who the run acts for; every node and tool sees it. */
-  principal?: Principal;
+  principal?: Principal | undefined;
   /** Aborting it cancels the run; the state before the interrupted step is kept. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** An id for the run, chosen by the caller (for example to recognise it after a restart). */
-  runId?: string;
+  runId?: string | undefined;
 }

@@ -14,7 +14,7 @@ export class StateGraph<C extends ChannelMap, I = UpdateOf<C>> {
   private readonly edges = new Map<string, string[]>();
   private readonly routers = new Map<string, Router<C>>();
 
-  constructor(private readonly options: { name: string; channels: C; input?: (input: I) => UpdateOf<C> }) {}
+  constructor(private readonly options: { name: string; channels: C; input?: ((input: I) => UpdateOf<C>) | undefined }) {}
 
   addNode(name: string, node: NodeFunction<C>): this {
     if (name === START || name === END || this.nodes.has(name)) {

@@ -18,10 +18,10 @@ export interface ThreadHead {
   seq: number;
   runId: string;
   status: ThreadStatus;
-  pending?: Interrupt[];
-  lease?: Lease;
-  finish?: string;
-  error?: { name: string; message: string; code?: string };
+  pending?: Interrupt[] | undefined;
+  lease?: Lease | undefined;
+  finish?: string | undefined;
+  error?: { name: string; message: string; code?: string | undefined } | undefined;
   updatedAt: string;
 }
 
@@ -34,18 +34,18 @@ export interface StepRecord {
   step: number;
   /** The seq of the record that scheduled `next`; default interrupt ids are derived from it. */
   scheduledAt: number;
-  changes?: Record<string, ChannelChange>;
+  changes?: Record<string, ChannelChange> | undefined;
   /** Nodes to run in the next step. */
   next: string[];
   status: "running" | "interrupted" | "completed";
-  pending?: Interrupt[];
+  pending?: Interrupt[] | undefined;
   /** Answers gathered for the paused step so far. */
-  answers?: Record<string, JsonValue>;
+  answers?: Record<string, JsonValue> | undefined;
   /** Writes of nodes that finished in a paused step, so they do not run again. */
-  done?: Record<string, Record<string, unknown>>;
+  done?: Record<string, Record<string, unknown>> | undefined;
   /** Results a paused node memoised, by node and key. */
-  memos?: Record<string, Record<string, JsonValue>>;
-  finish?: string;
+  memos?: Record<string, Record<string, JsonValue>> | undefined;
+  finish?: string | undefined;
 }
 
 const HEAD = "head";

@@ -12,11 +12,11 @@ export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 
 export interface ResolveModelOptions {
   /** The API key. Defaults to the provider's usual variable (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`). */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** The server's base URL. Required for `openai-compatible`; Ollama defaults to its local port. */
-  baseURL?: string;
+  baseURL?: string | undefined;
   /** Extra headers for every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 /** A model string that names no known provider, or lacks what its provider needs. */

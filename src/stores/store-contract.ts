@@ -12,9 +12,9 @@ export interface StoreContractOptions {
   /** A store that sees no items from earlier tests (a fresh file, schema or key prefix). */
   create: () => Promise<Store>;
   /** Removes what `create` made. Defaults to `store.close()`. */
-  destroy?: (store: Store) => Promise<void>;
+  destroy?: ((store: Store) => Promise<void>) | undefined;
   /** Why the suite cannot run here (for example a server that is not configured); it is then skipped with that reason. */
-  skip?: string;
+  skip?: string | undefined;
 }
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));

@@ -8,34 +8,34 @@ import type { AddressInfo, Socket } from "node:net";
 
 /** One scripted reply. Text and reasoning given as arrays stream as those chunks. */
 export interface FakeReply {
-  text?: string | readonly string[];
-  reasoning?: string | readonly string[];
-  toolCalls?: readonly { name: string; arguments: unknown; id?: string }[];
+  text?: string | readonly string[] | undefined;
+  reasoning?: string | readonly string[] | undefined;
+  toolCalls?: readonly { name: string; arguments: unknown; id?: string | undefined }[] | undefined;
   /** Defaults to `tool_calls` when there are tool calls, else `stop`. */
-  finishReason?: "stop" | "length" | "tool_calls" | "content_filter";
+  finishReason?: "stop" | "length" | "tool_calls" | "content_filter" | undefined;
   /** Milliseconds between chunks. */
-  chunkDelayMs?: number;
+  chunkDelayMs?: number | undefined;
   /** Answer with this HTTP status and `error` as the message instead of a reply. */
-  status?: number;
-  error?: string;
+  status?: number | undefined;
+  error?: string | undefined;
   /** Extra response headers, such as `retry-after` on a 429. */
-  headers?: Readonly<Record<string, string>>;
+  headers?: Readonly<Record<string, string>> | undefined;
   /** Read the request and never answer: no status line, no headers, the connection left open. */
-  neverAnswer?: boolean;
+  neverAnswer?: boolean | undefined;
   /** Break the connection after this many chunks. */
-  failAfter?: number;
+  failAfter?: number | undefined;
   /** Stop sending after this many chunks and keep the connection open. */
-  stallAfter?: number;
+  stallAfter?: number | undefined;
   /** Awaited before each chunk is sent, so a test can hold the stream at a point of its choosing. */
-  beforeChunk?: (index: number) => Promise<void> | void;
+  beforeChunk?: ((index: number) => Promise<void> | void) | undefined;
 }
 
 /** A chat-completions request as the server received it. */
 export interface ChatRequest {
   model: string;
-  messages: Array<{ role: string; content?: unknown; tool_calls?: unknown[]; tool_call_id?: string; [key: string]: unknown }>;
-  tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: unknown } }>;
-  stream?: boolean;
+  messages: Array<{ role: string; content?: unknown; tool_calls?: unknown[] | undefined; tool_call_id?: string | undefined; [key: string]: unknown }>;
+  tools?: Array<{ type: string; function: { name: string; description?: string | undefined; parameters?: unknown } }> | undefined;
+  stream?: boolean | undefined;
   [key: string]: unknown;
 }
 
@@ -148,7 +148,7 @@ export class FakeModelServer {
       if (closed) {
         return;
       }
-      const chunk = chunks[index] as { text?: string; data: string };
+      const chunk = chunks[index] as { text?: string | undefined; data: string };
       if (chunk.text !== undefined) {
         this.onChunk?.(chunk.text);
       }
@@ -159,11 +159,11 @@ export class FakeModelServer {
   }
 }
 
-function streamChunks(reply: FakeReply, model: string): Array<{ text?: string; data: string }> {
+function streamChunks(reply: FakeReply, model: string): Array<{ text?: string | undefined; data: string }> {
   const base = { id: "chatcmpl-fake", object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model };
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
     JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
-  const out: Array<{ text?: string; data: string }> = [{ data: chunk({ role: "assistant", content: "" }) }];
+  const out: Array<{ text?: string | undefined; data: string }> = [{ data: chunk({ role: "assistant", content: "" }) }];
   for (const delta of pieces(reply.reasoning)) {
     out.push({ data: chunk({ reasoning_content: delta }) });
   }

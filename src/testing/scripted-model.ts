@@ -15,15 +15,15 @@ import type { FinishReason } from "../graph/events.js";
 
 /** One scripted reply. Text and reasoning given as arrays stream as those chunks. */
 export interface ScriptedReply {
-  text?: string | readonly string[];
-  reasoning?: string | readonly string[];
-  toolCalls?: readonly { toolName: string; input: unknown; toolCallId?: string }[];
+  text?: string | readonly string[] | undefined;
+  reasoning?: string | readonly string[] | undefined;
+  toolCalls?: readonly { toolName: string; input: unknown; toolCallId?: string | undefined }[] | undefined;
   /** Defaults to `tool-calls` when there are tool calls, else `stop`. */
-  finishReason?: FinishReason;
+  finishReason?: FinishReason | undefined;
   /** Streamed as an error part after the other parts. */
   error?: unknown;
   /** Milliseconds to wait before each part (the wait ends early on abort). */
-  delayMs?: number;
+  delayMs?: number | undefined;
 }
 
 export type Script = readonly ScriptedReply[] | ((call: LanguageModelV3CallOptions, index: number) => ScriptedReply);

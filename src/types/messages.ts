@@ -14,7 +14,7 @@ export interface ReasoningPart {
   type: "reasoning";
   text: string;
   /** Provider data that must travel back with the reasoning, such as a signature. */
-  providerMetadata?: Record<string, Record<string, unknown>>;
+  providerMetadata?: Record<string, Record<string, unknown>> | undefined;
 }
 
 /** An image, as base64 bytes or a URL. */
@@ -36,11 +36,11 @@ export interface AudioPart {
 export interface FilePart {
   type: "file";
   uri: string;
-  mediaType?: string;
+  mediaType?: string | undefined;
   /** The contents, when they are text. */
-  text?: string;
+  text?: string | undefined;
   /** The contents as base64, when they are not text. */
-  data?: string;
+  data?: string | undefined;
 }
 
 /** A reference to a file or page by URI, without its contents. */
@@ -48,8 +48,8 @@ export interface LinkPart {
   type: "link";
   uri: string;
   name: string;
-  title?: string;
-  mediaType?: string;
+  title?: string | undefined;
+  mediaType?: string | undefined;
 }
 
 /** The model asking for a tool to run. */
@@ -59,7 +59,7 @@ export interface ToolCallPart {
   toolName: string;
   /** The parsed arguments. */
   input: unknown;
-  providerMetadata?: Record<string, Record<string, unknown>>;
+  providerMetadata?: Record<string, Record<string, unknown>> | undefined;
 }
 
 /** What a tool call produced. Every tool call in a conversation gets exactly one. */
@@ -69,10 +69,10 @@ export interface ToolResultPart {
   toolName: string;
   output: unknown;
   /** True when the tool failed, was refused, or was declined by the person. */
-  isError?: boolean;
+  isError?: boolean | undefined;
   /** What the call showed the person (a diff, a terminal), so a replay can show it again. */
-  display?: ToolDisplay[];
-  locations?: ToolLocation[];
+  display?: ToolDisplay[] | undefined;
+  locations?: ToolLocation[] | undefined;
 }
 
 /** The parts a person can send. */
@@ -87,7 +87,7 @@ interface MessageBase {
   /** Unique within a conversation; a reducer uses it to tell new messages from known ones. */
   id: string;
   /** ISO-8601 time it was made. */
-  createdAt?: string;
+  createdAt?: string | undefined;
 }
 
 export interface SystemMessage extends MessageBase {
@@ -104,7 +104,7 @@ export interface AssistantMessage extends MessageBase {
   role: "assistant";
   parts: AssistantPart[];
   /** Why the model stopped, when it did: the provider's unified finish reason. */
-  finishReason?: string;
+  finishReason?: string | undefined;
 }
 
 export interface ToolMessage extends MessageBase {

@@ -6,9 +6,9 @@ export interface Principal {
   /** A stable identifier, such as a user id or an email address. */
   id: string;
   /** A name to show. */
-  name?: string;
+  name?: string | undefined;
   /** Roles or scopes granted to it, for tools that check them. */
-  roles?: readonly string[];
+  roles?: readonly string[] | undefined;
   /** Anything else an integrator wants nodes and tools to see. */
-  attributes?: Readonly<Record<string, unknown>>;
+  attributes?: Readonly<Record<string, unknown>> | undefined;
 }

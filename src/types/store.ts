@@ -20,7 +20,7 @@ export interface StoreItem<V extends JsonValue = JsonValue> {
   /** ISO-8601 time of the last write. */
   updatedAt: string;
   /** ISO-8601 time after which the item is gone, when it was written with a TTL. */
-  expiresAt?: string;
+  expiresAt?: string | undefined;
   /**
    * Counts the writes since the item was created (the first write is 1). `compareAndPut` uses it
    * to write only over the version a caller read.
@@ -30,7 +30,7 @@ export interface StoreItem<V extends JsonValue = JsonValue> {
 
 export interface PutOptions {
   /** Milliseconds until the item expires and reads no longer see it. Omitted: it never expires. */
-  ttlMs?: number;
+  ttlMs?: number | undefined;
 }
 
 export interface CompareAndPutOptions extends PutOptions {
@@ -45,37 +45,37 @@ export interface CompareAndPutOptions extends PutOptions {
 export type FieldCondition =
   | JsonValue
   | {
-      $eq?: JsonValue;
-      $ne?: JsonValue;
-      $gt?: number | string;
-      $gte?: number | string;
-      $lt?: number | string;
-      $lte?: number | string;
-      $in?: JsonValue[];
-      $nin?: JsonValue[];
-      $exists?: boolean;
+      $eq?: JsonValue | undefined;
+      $ne?: JsonValue | undefined;
+      $gt?: number | string | undefined;
+      $gte?: number | string | undefined;
+      $lt?: number | string | undefined;
+      $lte?: number | string | undefined;
+      $in?: JsonValue[] | undefined;
+      $nin?: JsonValue[] | undefined;
+      $exists?: boolean | undefined;
     };
 
 export interface SearchOptions {
   /** Every condition must hold. */
-  filter?: Record<string, FieldCondition>;
+  filter?: Record<string, FieldCondition> | undefined;
   /** Default 10. */
-  limit?: number;
+  limit?: number | undefined;
   /** Default 0. */
-  offset?: number;
+  offset?: number | undefined;
 }
 
 export interface ListNamespacesOptions {
   /** Only namespaces that start with these labels. */
-  prefix?: Namespace;
+  prefix?: Namespace | undefined;
   /** Only namespaces that end with these labels. */
-  suffix?: Namespace;
+  suffix?: Namespace | undefined;
   /** Cut longer namespaces to this many labels (duplicates are then listed once). */
-  maxDepth?: number;
+  maxDepth?: number | undefined;
   /** Default 100. */
-  limit?: number;
+  limit?: number | undefined;
   /** Default 0. */
-  offset?: number;
+  offset?: number | undefined;
 }
 
 /**

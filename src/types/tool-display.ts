@@ -11,5 +11,5 @@ export type ToolDisplay =
 /** A file a tool call touches, for editors that follow along. Paths are absolute; lines 1-based. */
 export interface ToolLocation {
   path: string;
-  line?: number;
+  line?: number | undefined;
 }

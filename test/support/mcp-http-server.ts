@@ -23,7 +23,8 @@ export async function startHttpMcpServer(): Promise<HttpMcpServer> {
       state.calls++;
       return { content: [{ type: "text", text: String(a + b) }] };
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    // Stateless: no session id generator.
+    const transport = new StreamableHTTPServerTransport({});
     response.on("close", () => {
       void transport.close();
       void server.close();

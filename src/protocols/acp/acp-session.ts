@@ -152,7 +152,7 @@ export class LiveSession {
    * the thread was claimed for the turn, the run continues from its last checkpoint, and
    * `startOver` starts the turn again in case the agent died before the run's first checkpoint.
    */
-  private async restart(turn: AcpTurnRecord, signal: AbortSignal): Promise<{ run: ProtocolRun; startOver?: () => ProtocolRun } | undefined> {
+  private async restart(turn: AcpTurnRecord, signal: AbortSignal): Promise<{ run: ProtocolRun; startOver?: (() => ProtocolRun) | undefined } | undefined> {
     const { graph } = this.services;
     const options = this.runOptions(turn, signal);
     const thread = await graph.thread?.(this.id);
@@ -329,8 +329,8 @@ export class LiveSession {
     return `turn:${this.id}:${turn.startedAt}`;
   }
 
-  runOptions(turn: AcpTurnRecord, signal: AbortSignal): { threadId: string; runId: string; signal: AbortSignal; principal?: Principal } {
-    const options: { threadId: string; runId: string; signal: AbortSignal; principal?: Principal } = { threadId: this.id, runId: this.turnRunId(turn), signal };
+  runOptions(turn: AcpTurnRecord, signal: AbortSignal): { threadId: string; runId: string; signal: AbortSignal; principal?: Principal | undefined } {
+    const options: { threadId: string; runId: string; signal: AbortSignal; principal?: Principal | undefined } = { threadId: this.id, runId: this.turnRunId(turn), signal };
     if (this.services.principal) {
       options.principal = this.services.principal;
     }
@@ -350,7 +350,7 @@ export class LiveSession {
     turn: AcpTurnRecord,
     turnStart: number,
     signal: AbortSignal,
-    options: { recover?: boolean; startOver?: () => ProtocolRun } = {},
+    options: { recover?: boolean | undefined; startOver?: (() => ProtocolRun) | undefined } = {},
   ): Promise<AcpStopReason> {
     let run = first;
     let outcome: ProtocolResult;

@@ -26,11 +26,11 @@ export interface CodingAgentOptions {
   model: LanguageModelV3;
   /** Where sessions and the graph's checkpoints are kept. */
   store: Store;
-  logger?: Logger;
-  agentInfo?: { name: string; version: string; title?: string };
-  instructions?: string;
+  logger?: Logger | undefined;
+  agentInfo?: { name: string; version: string; title?: string | undefined } | undefined;
+  instructions?: string | undefined;
   /** Called once the editor's `initialize` is answered, to warm up the store or the model. */
-  onInitialized?: () => void;
+  onInitialized?: (() => void) | undefined;
   /** Stop a model call that sends nothing for this long; see createAgent's `modelIdleTimeoutMs`. */
   modelIdleTimeoutMs?: number | undefined;
 }

@@ -10,17 +10,17 @@ export interface AcpContentBlock {
   /** `text`, `image`, `audio`, `resource`, `resource_link`, or a kind this agent does not read. */
   type: string;
   /** A text block's text. */
-  text?: string;
+  text?: string | undefined;
   /** An image or audio block's bytes, as base64. */
-  data?: string;
+  data?: string | undefined;
   /** An image or audio block's media type, such as `image/png` or `audio/wav`. */
-  mimeType?: string;
+  mimeType?: string | undefined;
   /** A link's URI. */
-  uri?: string;
+  uri?: string | undefined;
   /** A link's name. */
-  name?: string;
+  name?: string | undefined;
   /** An embedded file. */
-  resource?: { uri: string; text?: string; mimeType?: string; blob?: string };
+  resource?: { uri: string; text?: string | undefined; mimeType?: string | undefined; blob?: string | undefined } | undefined;
   [key: string]: unknown;
 }
 

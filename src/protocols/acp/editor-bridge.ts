@@ -6,9 +6,9 @@ import type { AcpSessionInfo } from "./session-store.js";
 /** What the editor said it can do for the agent, in `initialize`. */
 export interface AcpClientCapabilities {
   /** Reading and writing files through the editor, including ones it has open and unsaved. */
-  fs?: { readTextFile?: boolean; writeTextFile?: boolean };
+  fs?: { readTextFile?: boolean | undefined; writeTextFile?: boolean | undefined } | undefined;
   /** Running commands in the editor's terminals. */
-  terminal?: boolean;
+  terminal?: boolean | undefined;
 }
 
 /** The connection to the editor, as a bridge sees it. */
@@ -29,7 +29,7 @@ export interface AcpEditorBridge {
    * The MCP transports it connects beyond stdio, which the agent tells the editor in `initialize` so
    * the editor offers servers over them too.
    */
-  readonly mcpCapabilities?: { http?: boolean; sse?: boolean };
+  readonly mcpCapabilities?: { http?: boolean | undefined; sse?: boolean | undefined } | undefined;
   /** Receives the connection to the editor. */
   attach(connection: AcpConnection): void;
   /** Called when the editor closes its end, or the server is closed: the place to stop what it started. */

@@ -23,7 +23,7 @@ export interface AcceptedLine {
   kind: "accepted";
   bytes: Uint8Array;
   /** The raw JSON text of its top-level `id`, when it showed a short scalar one. */
-  id?: string;
+  id?: string | undefined;
 }
 
 /** A line over a limit, described by what its top level showed. */

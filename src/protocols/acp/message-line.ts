@@ -14,11 +14,11 @@ const MAX_DATA_DEPTH = 64;
 
 export interface MessageLine {
   /** The line to write, with its newline; absent when the message was dropped. */
-  line?: string;
+  line?: string | undefined;
   /** What was changed or dropped, for the log. */
-  note?: { level: "debug" | "error"; message: string };
+  note?: { level: "debug" | "error"; message: string } | undefined;
   /** The id of the agent's own request that was dropped: it will never be answered. */
-  unsent?: JsonRpcId;
+  unsent?: JsonRpcId | undefined;
 }
 
 export function messageLine(message: AnyMessage, maxDataChars = MAX_ERROR_DATA_CHARS): MessageLine {
@@ -71,7 +71,7 @@ interface Preview {
   /** Whether `text` is the whole of the value's JSON. */
   complete: boolean;
   /** Why the value cannot be JSON at all (a cycle, a BigInt), if it cannot. */
-  failed?: string;
+  failed?: string | undefined;
 }
 
 /**

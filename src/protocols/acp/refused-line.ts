@@ -15,9 +15,9 @@ import type { AcceptedLine, LineLimits, RefusedLine } from "./line-limits.js";
 
 export interface RefusedLineOutcome {
   /** The error to write to the editor, if the line gets an answer. */
-  answer?: AnyResponse;
+  answer?: AnyResponse | undefined;
   /** For a line that answered one of the agent's requests: the error that answers it instead. */
-  replacement?: AnyResponse;
+  replacement?: AnyResponse | undefined;
   /** What was refused and why, for the log. */
   description: string;
 }

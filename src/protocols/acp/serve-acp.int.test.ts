@@ -42,7 +42,7 @@ const deferred = <T>() => {
   return { promise, resolve };
 };
 
-const toolMessages = (request: { messages: Array<{ role: string; content?: unknown; tool_call_id?: string }> } | undefined) =>
+const toolMessages = (request: { messages: Array<{ role: string; content?: unknown; tool_call_id?: string | undefined }> } | undefined) =>
   request?.messages.filter((message) => message.role === "tool") ?? [];
 
 describe("initialize", () => {

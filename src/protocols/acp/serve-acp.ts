@@ -16,7 +16,7 @@ import { AcpConnectionError } from "./connection-error.js";
 import type { AcpClientCapabilities, AcpConnection, AcpEditorBridge } from "./editor-bridge.js";
 import type { LineLimits } from "./line-limits.js";
 import { fromStore, SessionNotFoundError } from "./session-errors.js";
-import { type AcpSessionInfo, type AcpSessionRecord, type AcpSessionStore, MemoryAcpSessionStore } from "./session-store.js";
+import { type AcpSessionInfo, type AcpSessionRecord, type AcpSessionStore, type AcpSessionSummary, MemoryAcpSessionStore } from "./session-store.js";
 import { toSdkStream, type AcpStreams } from "./streams.js";
 import { type AcpToolKind, DEFAULT_CONTENT_LIMIT, guessToolKind } from "./tool-calls.js";
 import { answering } from "./wire-errors.js";
@@ -27,47 +27,47 @@ export const ACP_PROTOCOL_VERSION = 1;
 /** Options for `serveAcp()`. */
 export interface AcpOptions {
   /** The agent's name and version, as the editor shows them. */
-  agentInfo?: { name: string; version: string; title?: string };
+  agentInfo?: { name: string; version: string; title?: string | undefined } | undefined;
   /**
    * The graph input for a prompt. Defaults to `{ messages }`: the session's conversation and the
    * prompt, which is what an agent from `createAgent()` takes.
    */
-  input?: (prompt: string, session: AcpSessionInfo, history: Message[], blocks: AcpContentBlock[]) => unknown;
+  input?: ((prompt: string, session: AcpSessionInfo, history: Message[], blocks: AcpContentBlock[]) => unknown) | undefined;
   /**
    * The answer the next prompt gives a question that is not a tool approval. Such a question is
    * asked as the agent's message, and the turn ends. Defaults to the prompt's text.
    */
-  answer?: (prompt: string, interrupt: ProtocolInterrupt) => unknown;
+  answer?: ((prompt: string, interrupt: ProtocolInterrupt) => unknown) | undefined;
   /** What a tool does, for the editor. Defaults to a guess from its name. */
-  kind?: (name: string, args: unknown) => AcpToolKind;
+  kind?: ((name: string, args: unknown) => AcpToolKind) | undefined;
   /** Who the agent acts for: the person at the editor. */
-  principal?: Principal;
+  principal?: Principal | undefined;
   /**
    * Where sessions are kept. Defaults to memory; `storeAcpSessions()` keeps them in a long-term store,
    * so an editor reopens a session with `session/load` after the agent restarts. A question the last
    * turn asked is kept too, and so is a turn the agent was in the middle of, which the load carries on.
    */
-  sessions?: AcpSessionStore;
+  sessions?: AcpSessionStore | undefined;
   /** Gives the agent what the editor offers: its files, its terminal, and its MCP servers. */
-  editor?: AcpEditorBridge;
+  editor?: AcpEditorBridge | undefined;
   /** Where to report what happens. Nothing is logged by default; never log to stdout. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** The largest prompt accepted, in bytes of JSON. Default 16 MiB; larger ones get -32602. */
-  maxPromptBytes?: number;
+  maxPromptBytes?: number | undefined;
   /**
    * The longest line read from the editor (default 64 MiB) and the deepest nesting of arrays and
    * objects in one (default 128), checked before the line is parsed. A line over either gets a
    * JSON-RPC error (with its id, when its top level shows one) and is never read whole; the agent
    * reads on at the next line.
    */
-  lineLimits?: Partial<LineLimits>;
+  lineLimits?: Partial<LineLimits> | undefined;
   /** The most characters of one tool call's output shown to the editor. Default 64 KiB. */
-  contentLimit?: number;
+  contentLimit?: number | undefined;
   /**
    * Called once the first `initialize` has been answered: the moment to warm up what the first
    * session will need (open the session store, load a model provider) without delaying the answer.
    */
-  onInitialized?: () => void;
+  onInitialized?: (() => void) | undefined;
   /**
    * What a turn whose run fails (a model that cannot be reached, a key that is refused) does:
    * `error` (the default) answers the prompt with a JSON-RPC error and takes the prompt back
@@ -75,7 +75,7 @@ export interface AcpOptions {
    * wrong as the agent's message, keeps both, and ends the turn normally, as an end-user agent
    * should. A prompt that stays keeps its attachments only as notes (see docs/sessions.md).
    */
-  failures?: "error" | "message";
+  failures?: "error" | "message" | undefined;
 }
 
 /** A running ACP connection. */
@@ -157,7 +157,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
           mcpCapabilities: { http: Boolean(options.editor?.mcpCapabilities?.http), sse: Boolean(options.editor?.mcpCapabilities?.sse) },
           sessionCapabilities,
         },
-        agentInfo: options.agentInfo ?? { name: graph.name, version: "0.0.0" },
+        agentInfo: implementation(options.agentInfo ?? { name: graph.name, version: "0.0.0" }),
         authMethods: [],
       };
     })
@@ -214,14 +214,14 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
     const list = store.list.bind(store);
     app.onRequest(acp.methods.agent.session.list, handle(async ({ params }) => {
       const offset = readCursor(params.cursor);
-      const query: { cwd?: string; offset: number; limit: number } = { offset, limit: LIST_PAGE + 1 };
+      const query: { cwd?: string | undefined; offset: number; limit: number } = { offset, limit: LIST_PAGE + 1 };
       if (params.cwd) {
         checkCwd(params.cwd);
         query.cwd = params.cwd;
       }
       const found = await fromStore(() => list(query));
-      const page = found.slice(0, LIST_PAGE);
-      const response: { sessions: typeof page; nextCursor?: string } = { sessions: page };
+      const page = found.slice(0, LIST_PAGE).map(listEntry);
+      const response: acp.ListSessionsResponse = { sessions: page };
       if (found.length > LIST_PAGE) {
         response.nextCursor = String(offset + LIST_PAGE);
       }
@@ -335,4 +335,22 @@ function readCapabilities(capabilities: acp.ClientCapabilities | undefined): Acp
     terminal: Boolean(capabilities?.terminal),
   };
   return result;
+}
+
+/** The agent's name and version as `initialize` sends them: no title key when there is none. */
+function implementation(info: NonNullable<AcpOptions["agentInfo"]>): acp.Implementation {
+  const result: acp.Implementation = { name: info.name, version: info.version };
+  if (info.title !== undefined) {
+    result.title = info.title;
+  }
+  return result;
+}
+
+/** A session as `session/list` sends it: no title key when there is none. */
+function listEntry(summary: AcpSessionSummary): acp.SessionInfo {
+  const entry: acp.SessionInfo = { sessionId: summary.sessionId, cwd: summary.cwd, updatedAt: summary.updatedAt };
+  if (summary.title !== undefined) {
+    entry.title = summary.title;
+  }
+  return entry;
 }

@@ -26,13 +26,13 @@ export interface AcpSessionRecord {
    */
   history: Message[];
   /** The questions the last turn asked, which the next prompt answers. */
-  pending?: ProtocolInterrupt[];
+  pending?: ProtocolInterrupt[] | undefined;
   /** Approvals already given for the paused run, sent with those answers. */
-  answered?: Record<string, unknown>;
+  answered?: Record<string, unknown> | undefined;
   /** Tool names a person chose to always allow (true) or always reject (false). */
   always: Array<[string, boolean]>;
   /** The turn the agent is in the middle of, so a load after the agent stopped can carry it on. */
-  turn?: AcpTurnRecord;
+  turn?: AcpTurnRecord | undefined;
   /** ISO-8601 time it was last written. */
   updatedAt: string;
 }
@@ -44,9 +44,9 @@ export interface AcpTurnRecord {
   /** The prompt, as the conversation keeps it. */
   user: Message;
   /** The prompt's blocks, for an `input` that reads them, when the run must start over. */
-  blocks?: AcpContentBlock[];
+  blocks?: AcpContentBlock[] | undefined;
   /** The answers a resume gave, by interrupt id. */
-  answers?: Record<string, unknown>;
+  answers?: Record<string, unknown> | undefined;
   /** ISO-8601 time it began. */
   startedAt: string;
 }
@@ -55,7 +55,7 @@ export interface AcpTurnRecord {
 export interface AcpSessionSummary {
   sessionId: string;
   cwd: string;
-  title?: string;
+  title?: string | undefined;
   updatedAt: string;
 }
 
@@ -75,7 +75,7 @@ export interface AcpSessionStore {
   /** Writes a session's record. */
   put(record: AcpSessionRecord): Promise<void> | void;
   /** Sessions, most recently updated first, optionally only those in `cwd`. */
-  list?(options: { cwd?: string; offset: number; limit: number }): Promise<AcpSessionSummary[]> | AcpSessionSummary[];
+  list?(options: { cwd?: string | undefined; offset: number; limit: number }): Promise<AcpSessionSummary[]> | AcpSessionSummary[];
   /** Removes a session; removing one that does not exist is not an error. */
   delete?(sessionId: string): Promise<void> | void;
   /**
@@ -101,7 +101,7 @@ export class MemoryAcpSessionStore implements AcpSessionStore {
     this.records.set(record.info.id, structuredClone(record));
   }
 
-  list(options: { cwd?: string; offset: number; limit: number }): AcpSessionSummary[] {
+  list(options: { cwd?: string | undefined; offset: number; limit: number }): AcpSessionSummary[] {
     return [...this.records.values()]
       .filter((record) => options.cwd === undefined || record.info.cwd === options.cwd)
       .sort((left, right) => right.updatedAt.localeCompare(left.updatedAt))

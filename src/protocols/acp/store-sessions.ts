@@ -33,7 +33,7 @@ export class SessionConflictError extends WeftError {
 
 /** An AcpSessionStore that several processes can share. */
 export interface SharedAcpSessionStore extends AcpSessionStore {
-  list(options: { cwd?: string; offset: number; limit: number }): Promise<AcpSessionSummary[]>;
+  list(options: { cwd?: string | undefined; offset: number; limit: number }): Promise<AcpSessionSummary[]>;
   delete(sessionId: string): Promise<void>;
   /** Claims a session for a turn; undefined while another live process holds it. */
   claim(sessionId: string): Promise<AcpSessionClaim | undefined>;
@@ -43,9 +43,9 @@ interface Meta {
   v: 1;
   info: AcpSessionInfo;
   always: Array<[string, boolean]>;
-  pending?: ProtocolInterrupt[];
-  answered?: Record<string, unknown>;
-  turn?: AcpTurnRecord;
+  pending?: ProtocolInterrupt[] | undefined;
+  answered?: Record<string, unknown> | undefined;
+  turn?: AcpTurnRecord | undefined;
   updatedAt: string;
   /** How many messages the conversation has; message items at or past it are leftovers. */
   count: number;
@@ -58,7 +58,7 @@ interface Known {
 
 const PAGE = 1000;
 
-export function storeAcpSessions(store: Store, options: { namespace?: readonly string[]; leaseMs?: number } = {}): SharedAcpSessionStore {
+export function storeAcpSessions(store: Store, options: { namespace?: readonly string[] | undefined; leaseMs?: number | undefined } = {}): SharedAcpSessionStore {
   return new StoredSessions(store, options.namespace ?? ["weft", "acp"], options.leaseMs ?? 30_000);
 }
 
@@ -92,7 +92,7 @@ class StoredSessions implements SharedAcpSessionStore {
       const page = await this.store.search(namespace, { limit, offset });
       for (const item of page) {
         // Message items sort before `meta` and `lease`; ones at or past `count` are leftovers of an unfinished write.
-        const entry = item.value as unknown as { index?: number; message?: Message };
+        const entry = item.value as unknown as { index?: number | undefined; message?: Message | undefined };
         if (typeof entry.index === "number" && entry.index < value.count && entry.message) {
           history.push(entry.message);
         }
@@ -155,13 +155,13 @@ class StoredSessions implements SharedAcpSessionStore {
     await this.store.put(this.indexNamespace(), sessionId, summary);
   }
 
-  async list(options: { cwd?: string; offset: number; limit: number }): Promise<AcpSessionSummary[]> {
+  async list(options: { cwd?: string | undefined; offset: number; limit: number }): Promise<AcpSessionSummary[]> {
     const summaries: AcpSessionSummary[] = [];
     const filter = options.cwd === undefined ? undefined : { cwd: options.cwd };
     for (let offset = 0; ; offset += PAGE) {
       const page = await this.store.search(this.indexNamespace(), filter ? { filter, limit: PAGE, offset } : { limit: PAGE, offset });
       for (const item of page) {
-        const value = item.value as { cwd: string; updatedAt: string; title?: string };
+        const value = item.value as { cwd: string; updatedAt: string; title?: string | undefined };
         const summary: AcpSessionSummary = { sessionId: item.key, cwd: value.cwd, updatedAt: value.updatedAt };
         if (value.title) {
           summary.title = value.title;

@@ -28,9 +28,9 @@ export interface AcpStreams {
 }
 
 export interface AcpWireOptions {
-  limits?: Partial<LineLimits>;
+  limits?: Partial<LineLimits> | undefined;
   /** Where refused lines and messages that could not be written are reported. */
-  logger?: Logger;
+  logger?: Logger | undefined;
 }
 
 /** The SDK's stream over the agent's byte streams, and what broke it if something did. */
@@ -86,7 +86,7 @@ export function toSdkStream(streams: AcpStreams, options: AcpWireOptions = {}): 
     return written.line === undefined ? undefined : lines.write(written.line);
   };
   /** Hands a line to the SDK or answers it here; says whether the SDK got a line, and what to wait for. */
-  const take = (line: ScannedLine): { handed: boolean; wait?: Promise<void> } => {
+  const take = (line: ScannedLine): { handed: boolean; wait?: Promise<void> | undefined } => {
     let answer: AnyMessage | undefined;
     if (line.kind === "accepted") {
       answer = unusableIdAnswer(line);

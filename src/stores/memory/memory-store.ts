@@ -25,7 +25,7 @@ interface Entry {
   value: string;
   createdAt: string;
   updatedAt: string;
-  expiresAt?: number;
+  expiresAt?: number | undefined;
   revision: number;
 }
 

@@ -50,9 +50,9 @@ export interface PostgresStoreOptions {
    */
   queryTimeoutMs?: number | undefined;
   /** The schema for the store's tables. Default `public`; created if missing. */
-  schema?: string;
+  schema?: string | undefined;
   /** Table name prefix. Default `weft`. */
-  tablePrefix?: string;
+  tablePrefix?: string | undefined;
 }
 
 const MIGRATIONS: Array<(items: string, prefix: string) => string> = [

@@ -19,7 +19,7 @@ export class SqliteUnavailableError extends WeftError {
     readonly failures: readonly SqliteDriverFailure[],
     options: {
       /** A further way out, added to the message (the `weft` command names `--sessions memory`). */
-      advice?: string;
+      advice?: string | undefined;
     } = {},
   ) {
     const reasons = failures.map((failure) => `${failure.driver}: ${failure.reason}.`).join(" ");

@@ -13,12 +13,12 @@ import { type McpServerConfig, SessionMcpServers } from "./mcp-servers.js";
 
 export interface AcpEditorOptions {
   /** Caps on what tools return and how long commands run. */
-  limits?: Partial<EditorLimits>;
+  limits?: Partial<EditorLimits> | undefined;
   /** Ask the person before write_file, edit_file and run_command. Default true. */
-  askBeforeChanges?: boolean;
+  askBeforeChanges?: boolean | undefined;
   /** MCP transports besides stdio to accept from the editor. Default: HTTP and SSE. */
-  mcp?: { http?: boolean; sse?: boolean };
-  logger?: Logger;
+  mcp?: { http?: boolean | undefined; sse?: boolean | undefined } | undefined;
+  logger?: Logger | undefined;
 }
 
 export interface AcpEditor extends AcpEditorBridge {

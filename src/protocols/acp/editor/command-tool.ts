@@ -11,8 +11,8 @@ import type { EditorAccess } from "./editor-access.js";
 import { isWindowsPath } from "./session-paths.js";
 
 interface ExitStatus {
-  exitCode?: number | null;
-  signal?: string | null;
+  exitCode?: number | null | undefined;
+  signal?: string | null | undefined;
 }
 
 export function commandTool(access: EditorAccess, options: { ask: boolean }): Tool<unknown> {
@@ -55,7 +55,7 @@ interface CommandResult {
   output: string;
   truncated: boolean;
   timedOut: boolean;
-  terminalId?: string;
+  terminalId?: string | undefined;
 }
 
 async function inTerminal(
@@ -95,7 +95,7 @@ async function inTerminal(
     if (first === "cancel") {
       throw signal.reason ?? new Error("cancelled");
     }
-    const output = await access.request<{ output: string; truncated: boolean; exitStatus?: ExitStatus | null }>("terminal/output", { sessionId, terminalId });
+    const output = await access.request<{ output: string; truncated: boolean; exitStatus?: ExitStatus | null | undefined }>("terminal/output", { sessionId, terminalId });
     const status = output.exitStatus ?? (await exited.catch(() => ({})));
     return { status, output: output.output, truncated: output.truncated, timedOut, terminalId };
   } finally {

@@ -148,7 +148,7 @@ export function describeHostilePaths(options: HostilePathsOptions): void {
       return { results, approvals };
     }
 
-    const refused: Array<[string, string, { throughLink?: boolean }?]> = [
+    const refused: Array<[string, string, { throughLink?: boolean | undefined }?]> = [
       ["a relative path up and out", "../outside/secret.txt"],
       ["a deeper climb", "docs/../../outside/secret.txt"],
       ["an absolute path outside", join(outside, "secret.txt")],

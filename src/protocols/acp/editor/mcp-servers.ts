@@ -84,7 +84,7 @@ export class SessionMcpServers {
       inputSchema: tool.inputSchema,
       execute: async (input, context) => {
         const result = await client.callTool({ name: tool.name, arguments: input as Record<string, unknown> }, undefined, { signal: context.signal });
-        const parts = (result.content ?? []) as Array<{ type: string; text?: string; mimeType?: string; resource?: { uri?: string; text?: string } }>;
+        const parts = (result.content ?? []) as Array<{ type: string; text?: string | undefined; mimeType?: string | undefined; resource?: { uri?: string | undefined; text?: string | undefined } | undefined }>;
         const text = parts
           .map((part) => {
             switch (part.type) {

@@ -19,14 +19,14 @@ export interface WalkEntry {
   /** A directory, or a link to one. */
   directory: boolean;
   /** For a symbolic link: where it leads, relative to the root (always inside it). */
-  link?: string;
+  link?: string | undefined;
 }
 
 export interface WalkOptions {
   /** Where to start, relative to the root ("" for the root). */
-  start?: string;
-  recursive?: boolean;
-  signal?: AbortSignal;
+  start?: string | undefined;
+  recursive?: boolean | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Entries under `root/start`. The .gitignore files of `start`'s parent directories apply too. */
