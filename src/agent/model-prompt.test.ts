@@ -71,4 +71,23 @@ describe("toModelPrompt", () => {
       { role: "user", content: [{ type: "text", text: "first" }] },
     ]);
   });
+
+  it("gives a tool's result right after its call when a question and its answer came in between", () => {
+    const call: Message = { id: "a1", role: "assistant", parts: [{ type: "tool-call", toolCallId: "c1", toolName: "deploy", input: { to: "prod" } }] };
+    const question = assistant("q1", "Which region?");
+    const answer = user("u2", "eu-west");
+    const result: Message = { id: "t1", role: "tool", parts: [{ type: "tool-result", toolCallId: "c1", toolName: "deploy", output: "Deployed to eu-west." }] };
+    const prompt = toModelPrompt(undefined, [user("u1", "deploy it"), call, question, answer, result, assistant("a2", "Done."), user("u3", "thanks")]);
+    expect(prompt.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "user", "assistant", "user"]);
+    expect(prompt[2]).toEqual({ role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "deploy", output: { type: "text", value: "Deployed to eu-west." } }] });
+  });
+
+  it("leaves out results whose call is not in the conversation, and gives a result only once", () => {
+    const orphan: Message = { id: "t0", role: "tool", parts: [{ type: "tool-result", toolCallId: "gone", toolName: "x", output: "?" }] };
+    const call: Message = { id: "a1", role: "assistant", parts: [{ type: "tool-call", toolCallId: "c1", toolName: "x", input: {} }] };
+    const result: Message = { id: "t1", role: "tool", parts: [{ type: "tool-result", toolCallId: "c1", toolName: "x", output: "ok" }] };
+    const again: Message = { id: "t2", role: "tool", parts: [{ type: "tool-result", toolCallId: "c1", toolName: "x", output: "ok" }] };
+    const prompt = toModelPrompt(undefined, [user("u1", "go"), orphan, call, result, again, assistant("a2", "Done.")]);
+    expect(prompt.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+  });
 });

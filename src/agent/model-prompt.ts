@@ -1,7 +1,8 @@
 // Turns the conversation into the prompt a LanguageModelV3 takes, in a shape every provider
 // accepts whatever the conversation went through (a failed or cancelled turn, an empty reply):
-// every tool call gets a result (a call left without one gets a note that it never ran), empty
-// messages are left out, and user messages in a row become one.
+// every tool call gets its result right after it (a call left without one gets a note that it
+// never ran), results with no call are left out, empty messages are left out, and user messages in
+// a row become one.
 
 import type {
   LanguageModelV3FilePart,
@@ -20,12 +21,16 @@ export function toModelPrompt(instructions: string | undefined, messages: readon
   if (instructions) {
     prompt.push({ role: "system", content: instructions });
   }
-  // Built only if some call is not answered by the message right after it (rare).
-  let answered: Set<string> | undefined;
-  const answeredAnywhere = (toolCallId: string) => {
-    answered ??= new Set(messages.flatMap((message) => (message.role === "tool" ? message.parts.map((part) => part.toolCallId) : [])));
-    return answered.has(toolCallId);
+  // Results by call id, and the calls seen so far: built only when a call is not answered by the
+  // message right after it (rare: a question asked in the middle of a tool, a turn cut off).
+  let results: Map<string, ToolResultPart> | undefined;
+  const resultOf = (toolCallId: string) => {
+    results ??= new Map(messages.flatMap((message) => (message.role === "tool" ? message.parts.map((part) => [part.toolCallId, part] as const) : [])));
+    return results.get(toolCallId);
   };
+  const called = new Set<string>();
+  // Calls whose result is in the prompt already (a result given out of order, or twice, is not given again).
+  const given = new Set<string>();
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index] as Message;
     switch (message.role) {
@@ -51,24 +56,57 @@ export function toModelPrompt(instructions: string | undefined, messages: readon
         if (assistant.content.length > 0) {
           prompt.push(assistant);
         }
-        const next = messages[index + 1];
-        if (next?.role === "tool") {
+        const calls = message.parts.filter((part): part is ToolCallPart => part.type === "tool-call");
+        for (const call of calls) {
+          called.add(call.toolCallId);
+        }
+        if (calls.length === 0 || messages[index + 1]?.role === "tool") {
           break;
         }
-        const unanswered = message.parts.filter((part): part is ToolCallPart => part.type === "tool-call" && !answeredAnywhere(part.toolCallId));
-        if (unanswered.length > 0) {
-          prompt.push({ role: "tool", content: unanswered.map(notRun) });
-        }
+        // Providers need each call's result right after it. A result the conversation keeps later
+        // (after a question the tool asked, and its answer) is given here; a call with none gets a note.
+        prompt.push({
+          role: "tool",
+          content: calls.map((call) => {
+            const result = resultOf(call.toolCallId);
+            if (!result) {
+              return notRun(call);
+            }
+            given.add(call.toolCallId);
+            return toolResult(result);
+          }),
+        });
         break;
       }
       case "tool": {
-        const results = converted(message, () => ({ role: "tool", content: message.parts.map(toolResult) }));
         const previous = messages[index - 1];
+        const kept = message.parts.filter((part) => called.has(part.toolCallId) && !given.has(part.toolCallId));
+        for (const part of kept) {
+          given.add(part.toolCallId);
+        }
         const missing =
           previous?.role === "assistant"
-            ? previous.parts.filter((part): part is ToolCallPart => part.type === "tool-call" && !message.parts.some((result) => result.toolCallId === part.toolCallId) && !answeredAnywhere(part.toolCallId))
+            ? previous.parts.filter((part): part is ToolCallPart => part.type === "tool-call" && !given.has(part.toolCallId))
             : [];
-        prompt.push(missing.length === 0 ? results : { role: "tool", content: [...(results.content as LanguageModelV3ToolResultPart[]), ...missing.map(notRun)] });
+        if (kept.length === message.parts.length && missing.length === 0) {
+          prompt.push(converted(message, () => ({ role: "tool", content: message.parts.map(toolResult) })));
+          break;
+        }
+        // Results whose call is not in the conversation are left out: no provider takes them.
+        const content = [
+          ...kept.map(toolResult),
+          ...missing.map((call) => {
+            const result = resultOf(call.toolCallId);
+            if (!result) {
+              return notRun(call);
+            }
+            given.add(call.toolCallId);
+            return toolResult(result);
+          }),
+        ];
+        if (content.length > 0) {
+          prompt.push({ role: "tool", content });
+        }
         break;
       }
     }
