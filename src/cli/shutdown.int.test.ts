@@ -2,47 +2,26 @@
 // and while a command runs. The commands' process groups go with it, and a turn it was in the
 // middle of is carried on by the next session/load.
 
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { AgentProcess, repoRoot, stopAndCheck } from "../../test/support/agent-process.js";
-import { FakeModelServer, type FakeScript } from "../testing/fake-model-server.js";
+import type { AgentProcess } from "../../test/support/agent-process.js";
+import { weftAcpHarness } from "../../test/support/weft-acp-harness.js";
+import type { FakeModelServer, FakeScript } from "../testing/fake-model-server.js";
 
-let home: string;
-let project: string;
-const agents: AgentProcess[] = [];
-const models: FakeModelServer[] = [];
-
-beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "weft-home-"));
-  project = mkdtempSync(join(tmpdir(), "weft-project-"));
-});
-
-afterEach(async () => {
-  expect(await stopAndCheck(agents, models)).toEqual([]);
-  rmSync(home, { recursive: true, force: true });
-  rmSync(project, { recursive: true, force: true });
-});
+const harness = weftAcpHarness();
 
 async function weftAcp(model: FakeModelServer): Promise<AgentProcess> {
-  const agent = AgentProcess.start({
-    command: process.execPath,
-    args: [join(repoRoot, "bin/weft.js"), "acp", "--sessions", join(home, "sessions.db")],
-    env: { XDG_STATE_HOME: home, WEFT_MODEL: "openai-compatible:fake", WEFT_BASE_URL: model.url, WEFT_SESSIONS: undefined, WEFT_LOG: "info" },
-  });
-  agents.push(agent);
+  const agent = harness.start({ WEFT_MODEL: "openai-compatible:fake", WEFT_BASE_URL: model.url, WEFT_LOG: "info" }, ["--sessions", join(harness.home, "sessions.db")]);
   await agent.initialize();
   return agent;
 }
 
 async function fakeModel(script: FakeScript): Promise<FakeModelServer> {
-  const model = await FakeModelServer.start(script);
-  models.push(model);
-  return model;
+  return (await harness.fakeModel(script)).model;
 }
 
 /** Resolves with how the agent exited, or rejects if it is still running after `ms`. */
@@ -88,7 +67,7 @@ const EXIT_MS = 5_000;
 describe("weft acp on SIGTERM, SIGHUP and SIGINT", () => {
   it.each(SIGNALS)("exits with code 0 on %s when idle", async (signal) => {
     const agent = await weftAcp(await fakeModel([]));
-    await agent.newSession(project);
+    await agent.newSession(harness.project);
     agent.child.kill(signal);
     expect(await exitWithin(agent, EXIT_MS)).toEqual({ code: 0, signal: null });
     expect(agent.stderr).toContain(`Stopping on ${signal}`);
@@ -97,7 +76,7 @@ describe("weft acp on SIGTERM, SIGHUP and SIGINT", () => {
   it.each(SIGNALS)("on %s mid-reply, leaves the turn for session/load to carry on", async (signal) => {
     const model = await fakeModel([{ text: ["Working ", "on ", "it"], stallAfter: 2 }, { text: "All done." }]);
     const first = await weftAcp(model);
-    const sessionId = await first.newSession(project);
+    const sessionId = await first.newSession(harness.project);
     const answer = first.prompt(sessionId, "do the thing");
     answer.catch(() => undefined);
     await first.waitFor(() => first.textOf(sessionId).includes("Working"), "the first chunk");
@@ -105,7 +84,7 @@ describe("weft acp on SIGTERM, SIGHUP and SIGINT", () => {
     expect(await exitWithin(first, EXIT_MS)).toEqual({ code: 0, signal: null });
 
     const second = await weftAcp(model);
-    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
+    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: harness.project, mcpServers: [] });
     // The replay shows the prompt, then the carried-on turn finishes before the load answers.
     expect(second.updatesOf(sessionId)[0]).toMatchObject({ sessionUpdate: "user_message_chunk", content: { text: "do the thing" } });
     expect(second.textOf(sessionId)).toContain("All done.");
@@ -114,13 +93,13 @@ describe("weft acp on SIGTERM, SIGHUP and SIGINT", () => {
   });
 
   it.each(SIGNALS)("on %s mid-command, kills the command and everything it started", async (signal) => {
-    const pids = join(project, "pids.txt");
+    const pids = join(harness.project, "pids.txt");
     const model = await fakeModel([
       { toolCalls: [{ name: "run_command", arguments: { command: `sleep 300 & echo $! >> ${pids}; echo $$ >> ${pids}; wait` }, id: "c" }] },
       { text: "unused" },
     ]);
     const agent = await weftAcp(model);
-    const sessionId = await agent.newSession(project);
+    const sessionId = await agent.newSession(harness.project);
     const answer = agent.prompt(sessionId, "run it");
     answer.catch(() => undefined);
     expect(await eventually(() => existsSync(pids) && readFileSync(pids, "utf8").trim().split("\n").length === 2, 20_000)).toBe(true);

@@ -2,45 +2,18 @@
 // process, driven by the SDK client, with its model pointed at the fake OpenAI-compatible server.
 // An attachment the model refuses fails only its own turn; WEFT_LOG=info tells what sessions do.
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-
 import * as acp from "@agentclientprotocol/sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { AgentProcess, repoRoot, stopAndCheck } from "../../test/support/agent-process.js";
-import { FakeModelServer, type ChatRequest, type FakeScript } from "../testing/fake-model-server.js";
+import type { AgentProcess } from "../../test/support/agent-process.js";
+import { weftAcpHarness } from "../../test/support/weft-acp-harness.js";
+import type { ChatRequest, FakeModelServer, FakeScript } from "../testing/fake-model-server.js";
 
-let home: string;
-let project: string;
-const agents: AgentProcess[] = [];
-const servers: FakeModelServer[] = [];
-
-beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "weft-home-"));
-  project = mkdtempSync(join(tmpdir(), "weft-project-"));
-});
-
-afterEach(async () => {
-  expect(await stopAndCheck(agents, servers)).toEqual([]);
-  rmSync(home, { recursive: true, force: true });
-  rmSync(project, { recursive: true, force: true });
-});
+const harness = weftAcpHarness();
 
 async function weftAcp(script: FakeScript, env: Record<string, string> = {}): Promise<{ start: () => AgentProcess; model: FakeModelServer }> {
-  const model = await FakeModelServer.start(script);
-  servers.push(model);
-  const start = () => {
-    const agent = AgentProcess.start({
-      command: process.execPath,
-      args: [join(repoRoot, "bin/weft.js"), "acp"],
-      env: { XDG_STATE_HOME: home, WEFT_SESSIONS: undefined, OPENAI_API_KEY: undefined, WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url, ...env },
-    });
-    agents.push(agent);
-    return agent;
-  };
-  return { start, model };
+  const fake = await harness.fakeModel(script);
+  return { start: () => harness.start({ ...fake.env, ...env }), model: fake.model };
 }
 
 /** What the model was sent of one message: its text parts, and the kinds of the others. */
@@ -58,7 +31,7 @@ describe("weft acp sessions through failures", () => {
     const { start, model } = await weftAcp((request) => (hasAttachment(request) ? { status: 400, error: "Invalid image: this is not a picture the model can read" } : { text: `reply ${model.requests.length}` }));
     const first = start();
     await first.initialize();
-    const sessionId = await first.newSession(project);
+    const sessionId = await first.newSession(harness.project);
     const image: acp.ContentBlock = { type: "image", data: Buffer.alloc(12 * 1024, 7).toString("base64"), mimeType: "image/png" };
     expect((await first.prompt(sessionId, [{ type: "text", text: "what is this?" }, image])).stopReason).toBe("end_turn");
     expect(first.textOf(sessionId)).toContain("HTTP 400");
@@ -75,7 +48,7 @@ describe("weft acp sessions through failures", () => {
 
     const second = start();
     await second.initialize();
-    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
+    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: harness.project, mcpServers: [] });
     const replayed = second.updatesOf(sessionId).flatMap((update) => (update.sessionUpdate === "user_message_chunk" && update.content.type === "text" ? [update.content.text] : []));
     expect(replayed).toEqual(["what is this?", expect.stringContaining(note), "and now?"]);
     expect((await second.prompt(sessionId, "still there?")).stopReason).toBe("end_turn");
@@ -87,7 +60,7 @@ describe("weft acp sessions through failures", () => {
     const { start, model } = await weftAcp(() => ({ text: "fine" }));
     const agent = start();
     await agent.initialize();
-    const sessionId = await agent.newSession(project);
+    const sessionId = await agent.newSession(harness.project);
     const blob: acp.ContentBlock = { type: "resource", resource: { uri: "file:///data.bin", blob: Buffer.from("binary").toString("base64"), mimeType: "application/octet-stream" } };
     expect((await agent.prompt(sessionId, [{ type: "text", text: "read this" }, blob])).stopReason).toBe("end_turn");
     expect(agent.textOf(sessionId)).toContain("file part media type application/octet-stream");
@@ -106,13 +79,13 @@ describe("weft acp with WEFT_LOG=info", () => {
     const { start } = await weftAcp(() => ({ text: "hi" }), { WEFT_LOG: "info" });
     const first = start();
     await first.initialize();
-    const sessionId = await first.newSession(project);
+    const sessionId = await first.newSession(harness.project);
     expect((await first.prompt(sessionId, "hello")).stopReason).toBe("end_turn");
     await first.stop();
     const second = start();
     await second.initialize();
-    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
-    await second.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: project });
+    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: harness.project, mcpServers: [] });
+    await second.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: harness.project });
     await second.stop();
 
     // Other parts may log at info too: look for these lines, in this order.
@@ -122,13 +95,13 @@ describe("weft acp with WEFT_LOG=info", () => {
         .filter((line) => messages.some((message) => line.startsWith(`weft info: ${message} {`)))
         .map((line) => ({ message: line.slice("weft info: ".length, line.indexOf(" {")), ...(JSON.parse(line.slice(line.indexOf("{"))) as Record<string, unknown>) }));
     expect(logged(first.stderr, "Session started", "Turn started", "Turn ended")).toEqual([
-      { message: "Session started", method: "session/new", sessionId, cwd: project },
+      { message: "Session started", method: "session/new", sessionId, cwd: harness.project },
       { message: "Turn started", sessionId, blocks: 1 },
       { message: "Turn ended", sessionId, stopReason: "end_turn", durationMs: expect.any(Number) },
     ]);
     expect(logged(second.stderr, "Session started")).toEqual([
-      { message: "Session started", method: "session/load", sessionId, cwd: project, messages: 2, carriesOn: false },
-      { message: "Session started", method: "session/resume", sessionId, cwd: project, messages: 2 },
+      { message: "Session started", method: "session/load", sessionId, cwd: harness.project, messages: 2, carriesOn: false },
+      { message: "Session started", method: "session/resume", sessionId, cwd: harness.project, messages: 2 },
     ]);
   });
 });

@@ -1,54 +1,35 @@
 // `weft acp` as an editor runs it: the built command as a child process, driven by the SDK client,
 // with its model pointed at the fake OpenAI-compatible server.
 
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { AgentProcess, repoRoot, stopAndCheck } from "../../test/support/agent-process.js";
+import type { AgentProcess } from "../../test/support/agent-process.js";
+import { weftAcpHarness } from "../../test/support/weft-acp-harness.js";
 import { NO_MODEL_MESSAGE } from "../models/unconfigured-model.js";
-import { FakeModelServer, type FakeScript } from "../testing/fake-model-server.js";
+import type { FakeModelServer, FakeScript } from "../testing/fake-model-server.js";
 
-let home: string;
-let project: string;
-const agents: AgentProcess[] = [];
+const harness = weftAcpHarness();
 let model: FakeModelServer | undefined;
 
-beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "weft-home-"));
-  project = mkdtempSync(join(tmpdir(), "weft-project-"));
-});
-
-afterEach(async () => {
-  expect(await stopAndCheck(agents, model ? [model] : [])).toEqual([]);
-  model = undefined;
-  rmSync(home, { recursive: true, force: true });
-  rmSync(project, { recursive: true, force: true });
-});
-
 function weftAcp(env: Record<string, string | undefined>, args: string[] = []): AgentProcess {
-  const agent = AgentProcess.start({
-    command: process.execPath,
-    args: [join(repoRoot, "bin/weft.js"), "acp", ...args],
-    env: { XDG_STATE_HOME: home, WEFT_MODEL: undefined, WEFT_BASE_URL: undefined, WEFT_SESSIONS: undefined, OPENAI_API_KEY: undefined, ...env },
-  });
-  agents.push(agent);
-  return agent;
+  return harness.start(env, args);
 }
 
 async function fakeModel(script: FakeScript): Promise<Record<string, string>> {
-  model = await FakeModelServer.start(script);
-  return { WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url };
+  const fake = await harness.fakeModel(script);
+  model = fake.model;
+  return fake.env;
 }
 
 describe("weft acp", () => {
   it("reads a file and, only after permission, edits another on disk", async () => {
-    writeFileSync(join(project, "notes.md"), "Remember the milk.\n");
-    writeFileSync(join(project, "todo.txt"), "- buy bread\n");
+    writeFileSync(join(harness.project, "notes.md"), "Remember the milk.\n");
+    writeFileSync(join(harness.project, "todo.txt"), "- buy bread\n");
     const env = await fakeModel([
       { toolCalls: [{ name: "read_file", arguments: { path: "notes.md" }, id: "r" }] },
       { toolCalls: [{ name: "edit_file", arguments: { path: "todo.txt", old_text: "- buy bread", new_text: "- buy bread\n- buy milk" }, id: "e" }] },
@@ -59,36 +40,36 @@ describe("weft acp", () => {
     expect(init.agentInfo).toMatchObject({ name: "weft", title: "weft" });
     let fileWhenAsked = "";
     agent.answerPermission = (request) => {
-      fileWhenAsked = readFileSync(join(project, "todo.txt"), "utf8");
+      fileWhenAsked = readFileSync(join(harness.project, "todo.txt"), "utf8");
       expect(request.toolCall).toMatchObject({ title: "edit_file todo.txt", kind: "edit" });
       return { outcome: { outcome: "selected", optionId: "allow_once" } };
     };
-    const sessionId = await agent.newSession(project);
+    const sessionId = await agent.newSession(harness.project);
     expect((await agent.prompt(sessionId, "add milk to my todo list")).stopReason).toBe("end_turn");
     expect(agent.permissions).toHaveLength(1);
     expect(fileWhenAsked).toBe("- buy bread\n");
-    expect(readFileSync(join(project, "todo.txt"), "utf8")).toBe("- buy bread\n- buy milk\n");
+    expect(readFileSync(join(harness.project, "todo.txt"), "utf8")).toBe("- buy bread\n- buy milk\n");
     expect(model?.requests[1]?.messages.find((message) => message.role === "tool")?.content).toBe("Remember the milk.\n");
     expect(agent.textOf(sessionId)).toBe("Added milk to your list.");
     // The default store is SQLite under $XDG_STATE_HOME.
-    expect(existsSync(join(home, "weft", "sessions.db"))).toBe(true);
+    expect(existsSync(join(harness.home, "weft", "sessions.db"))).toBe(true);
   });
 
   it("reloads a session after a restart with the same --sessions file", async () => {
-    const sessions = join(home, "mine.db");
+    const sessions = join(harness.home, "mine.db");
     const env = await fakeModel([{ text: "First answer." }, { text: "Second answer." }]);
     const first = weftAcp(env, ["--sessions", sessions]);
     await first.initialize();
-    const sessionId = await first.newSession(project);
+    const sessionId = await first.newSession(harness.project);
     await first.prompt(sessionId, "first question");
     await first.stop();
 
     const second = weftAcp(env, ["--sessions", sessions]);
     const init = await second.initialize();
     expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({ list: {}, resume: {}, close: {} });
-    const listed = await second.agent.request(acp.methods.agent.session.list, { cwd: project });
+    const listed = await second.agent.request(acp.methods.agent.session.list, { cwd: harness.project });
     expect(listed.sessions.map((session) => session.sessionId)).toEqual([sessionId]);
-    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
+    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: harness.project, mcpServers: [] });
     expect(second.textOf(sessionId)).toBe("First answer.");
     await second.prompt(sessionId, "second question");
     expect(model?.requests[1]?.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "user"]);
@@ -97,7 +78,7 @@ describe("weft acp", () => {
   it("starts without a model and answers every prompt with how to configure one", async () => {
     const agent = weftAcp({});
     await agent.initialize();
-    const sessionId = await agent.newSession(project);
+    const sessionId = await agent.newSession(harness.project);
     expect((await agent.prompt(sessionId, "hello?")).stopReason).toBe("end_turn");
     expect(agent.textOf(sessionId)).toBe(NO_MODEL_MESSAGE);
     expect(agent.stderr).toContain("No model is configured");
@@ -113,7 +94,7 @@ describe("weft acp", () => {
     });
     const unreachable = weftAcp({ WEFT_MODEL: "openai-compatible:gone", WEFT_BASE_URL: `http://127.0.0.1:${closedPort}/v1` });
     await unreachable.initialize();
-    const sessionId = await unreachable.newSession(project);
+    const sessionId = await unreachable.newSession(harness.project);
     expect((await unreachable.prompt(sessionId, "hello?")).stopReason).toBe("end_turn");
     expect(unreachable.textOf(sessionId)).toMatch(/The model openai-compatible.*\/gone failed: the model server could not be reached/);
     expect(unreachable.textOf(sessionId)).not.toMatch(/\n\s+at /);
@@ -121,7 +102,7 @@ describe("weft acp", () => {
     const env = await fakeModel([{ status: 401, error: "Incorrect API key provided" }]);
     const refused = weftAcp({ ...env, WEFT_API_KEY: "sk-wrong" });
     await refused.initialize();
-    const other = await refused.newSession(project);
+    const other = await refused.newSession(harness.project);
     expect((await refused.prompt(other, "hello?")).stopReason).toBe("end_turn");
     expect(refused.textOf(other)).toContain("the provider refused the API key (HTTP 401)");
   });
@@ -130,7 +111,7 @@ describe("weft acp", () => {
     const env = await fakeModel([{ text: "hi" }]);
     const agent = weftAcp({ ...env, WEFT_LOG: "debug" });
     await agent.initialize();
-    const sessionId = await agent.newSession(project);
+    const sessionId = await agent.newSession(harness.project);
     await agent.prompt(sessionId, "hello");
     expect(agent.stderr).toContain('editor → {"jsonrpc":"2.0","id":0,"method":"initialize"');
     expect(agent.stderr).toContain("← agent");
@@ -139,11 +120,12 @@ describe("weft acp", () => {
 
   it("stops waiting for a silent model after --model-timeout and the next prompt works", async () => {
     const env = await fakeModel([{ neverAnswer: true }, { text: "Back again." }]);
-    const agent = weftAcp(env, ["--model-timeout", "0.5"]);
+    // Long enough that the second, prompt reply never trips it on a loaded machine.
+    const agent = weftAcp(env, ["--model-timeout", "3"]);
     await agent.initialize();
-    const sessionId = await agent.newSession(project);
+    const sessionId = await agent.newSession(harness.project);
     expect((await agent.prompt(sessionId, "hello?")).stopReason).toBe("end_turn");
-    expect(agent.textOf(sessionId)).toMatch(/sent nothing for 0\.5 s; weft stopped waiting/);
+    expect(agent.textOf(sessionId)).toMatch(/sent nothing for 3 s; weft stopped waiting/);
     const before = agent.updatesOf(sessionId).length;
     expect((await agent.prompt(sessionId, "again?")).stopReason).toBe("end_turn");
     expect(agent.textOf(sessionId, before)).toBe("Back again.");

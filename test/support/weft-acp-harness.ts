@@ -1,0 +1,65 @@
+// What tests of the `weft acp` command share: for each test a fresh state directory (so the default
+// SQLite sessions file is private) and project directory, agents started from the built bin with
+// no model or sessions setting leaking in from the environment, fake model servers, and a check
+// after each test that every agent line kept the wire rules. Call it once at the top of a file.
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { afterEach, beforeEach, expect } from "vitest";
+
+import { FakeModelServer, type FakeScript } from "../../src/testing/fake-model-server.js";
+import { AgentProcess, repoRoot, stopAndCheck } from "./agent-process.js";
+
+export interface WeftAcpHarness {
+  /** This test's `XDG_STATE_HOME`. */
+  readonly home: string;
+  /** This test's project directory, for `session/new`. */
+  readonly project: string;
+  /** Starts `weft acp` with `args`; `env` adds to (or, mapped to undefined, removes from) its environment. */
+  start(env?: Record<string, string | undefined>, args?: readonly string[]): AgentProcess;
+  /** Starts a fake model server for this test, with the environment that points `weft acp` at it. */
+  fakeModel(script: FakeScript): Promise<{ model: FakeModelServer; env: Record<string, string> }>;
+}
+
+export function weftAcpHarness(): WeftAcpHarness {
+  let home = "";
+  let project = "";
+  const agents: AgentProcess[] = [];
+  const servers: FakeModelServer[] = [];
+
+  beforeEach(() => {
+    home = mkdtempSync(join(tmpdir(), "weft-home-"));
+    project = mkdtempSync(join(tmpdir(), "weft-project-"));
+  });
+
+  afterEach(async () => {
+    expect(await stopAndCheck(agents, servers)).toEqual([]);
+    rmSync(home, { recursive: true, force: true });
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  return {
+    get home() {
+      return home;
+    },
+    get project() {
+      return project;
+    },
+    start(env = {}, args = []) {
+      const agent = AgentProcess.start({
+        command: process.execPath,
+        args: [join(repoRoot, "bin/weft.js"), "acp", ...args],
+        env: { XDG_STATE_HOME: home, WEFT_MODEL: undefined, WEFT_BASE_URL: undefined, WEFT_SESSIONS: undefined, WEFT_API_KEY: undefined, OPENAI_API_KEY: undefined, ...env },
+      });
+      agents.push(agent);
+      return agent;
+    },
+    async fakeModel(script) {
+      const model = await FakeModelServer.start(script);
+      servers.push(model);
+      return { model, env: { WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url } };
+    },
+  };
+}
