@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 
 import type { AgentProcess } from "../../test/support/agent-process.js";
 import { weftAcpHarness } from "../../test/support/weft-acp-harness.js";
+import { processAlive } from "../../test/support/processes.js";
 import type { FakeModelServer, FakeScript } from "../testing/fake-model-server.js";
 
 const harness = weftAcpHarness();
@@ -35,17 +36,6 @@ async function exitWithin(agent: AgentProcess, ms: number): Promise<{ code: numb
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** True while a process exists and is not a zombie waiting to be reaped. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, "utf8") : "";
-  return !/^\d+ \(.*\) Z/.test(stat);
 }
 
 /** Polls `condition` until it holds, for at most `ms`; resolves with whether it did. */
@@ -104,12 +94,12 @@ describe("weft acp on SIGTERM, SIGHUP and SIGINT", () => {
     answer.catch(() => undefined);
     expect(await eventually(() => existsSync(pids) && readFileSync(pids, "utf8").trim().split("\n").length === 2, 20_000)).toBe(true);
     const started = readFileSync(pids, "utf8").trim().split("\n").map(Number);
-    expect(started.every(alive)).toBe(true);
+    expect(started.every(processAlive)).toBe(true);
     agent.child.kill(signal);
     // SIGKILL gives the agent no say: its commands notice it is gone and stop themselves.
     expect(await exitWithin(agent, EXIT_MS)).toEqual(signal === "SIGKILL" ? { code: null, signal } : { code: 0, signal: null });
     for (const pid of started) {
-      expect(await eventually(() => !alive(pid), 3_000)).toBe(true);
+      expect(await eventually(() => !processAlive(pid), 3_000)).toBe(true);
     }
     if (signal !== "SIGKILL") {
       expect(agent.stderr).toContain('"killedCommands":1');

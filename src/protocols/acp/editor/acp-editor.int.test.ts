@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { AgentProcess, fixturesDir, stopAndCheck } from "../../../../test/support/agent-process.js";
 import { startHttpMcpServer, type HttpMcpServer } from "../../../../test/support/mcp-http-server.js";
+import { processAlive } from "../../../../test/support/processes.js";
 import { FakeModelServer, type ChatRequest, type FakeReply } from "../../../testing/fake-model-server.js";
 import { LocalTerminals } from "../client/local-terminals.js";
 
@@ -143,7 +144,7 @@ describe("an editor without fs or terminals", () => {
     const pid = Number(readFileSync(join(project, "pid.txt"), "utf8"));
     await agent.cancel(sessionId);
     expect((await turn).stopReason).toBe("cancelled");
-    await expect.poll(() => alive(pid)).toBe(false);
+    await expect.poll(() => processAlive(pid), { timeout: 5_000 }).toBe(false);
   });
 });
 
@@ -244,9 +245,9 @@ describe("the editor's MCP servers", () => {
     expect(agent.textOf(without)).toBe("tools: none");
 
     const serverPid = Number(readFileSync(join(project, "mcp.pid"), "utf8"));
-    expect(alive(serverPid)).toBe(true);
+    expect(processAlive(serverPid)).toBe(true);
     await agent.agent.request(acp.methods.agent.session.close, { sessionId: withServers });
-    await expect.poll(() => alive(serverPid)).toBe(false);
+    await expect.poll(() => processAlive(serverPid), { timeout: 5_000 }).toBe(false);
   });
 });
 
@@ -259,11 +260,3 @@ function withTerminals(app: acp.ClientApp, terminals: LocalTerminals): acp.Clien
     .onRequest(acp.methods.client.terminal.release, ({ params }) => terminals.release(params));
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
