@@ -140,7 +140,8 @@ describe("an editor without fs or terminals", () => {
     const agent = await editor({}, undefined, model);
     const sessionId = await agent.newSession(project);
     const turn = agent.prompt(sessionId, "run it");
-    await agent.waitFor(() => existsSync(join(project, "pid.txt")) && readFileSync(join(project, "pid.txt"), "utf8").trim() !== "", "the command to start");
+    // The file appears with no update to wake waitFor, so poll for it.
+    await expect.poll(() => existsSync(join(project, "pid.txt")) && readFileSync(join(project, "pid.txt"), "utf8").trim() !== "", { timeout: 20_000 }).toBe(true);
     const pid = Number(readFileSync(join(project, "pid.txt"), "utf8"));
     await agent.cancel(sessionId);
     expect((await turn).stopReason).toBe("cancelled");
