@@ -13,7 +13,8 @@ import type { Interrupt } from "./interrupt.js";
 import { executeRun, type RunMode } from "./run-graph.js";
 import type { GraphRun, RunOptions, RunOutcome } from "./run-outcome.js";
 import type { ChannelMap, GraphDefinition, StateOf } from "./graph-definition.js";
-import { leaseHeld, type StepRecord, ThreadStore, type ThreadStatus } from "./thread-store.js";
+import { leaseHeld } from "./lease.js";
+import { type StepRecord, ThreadStore, type ThreadStatus } from "./thread-store.js";
 
 export interface CompileOptions {
   /** Where threads are kept. Defaults to a MemoryStore of this graph's own. */

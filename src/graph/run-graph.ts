@@ -12,8 +12,8 @@ import type { Interrupt } from "./interrupt.js";
 import { type InterruptRequest, type NodeContext, PauseSignal } from "./node-context.js";
 import type { RunOptions, RunOutcome } from "./run-outcome.js";
 import { type ChannelMap, END, START, type StateOf } from "./graph-definition.js";
-import { dropOwner, holdOwner } from "../stores/lease.js";
-import { leaseHeld, newLease, type StepRecord, type ThreadHead, type ThreadStatus } from "./thread-store.js";
+import { dropOwner, holdOwner, leaseHeld, newLease } from "./lease.js";
+import type { StepRecord, ThreadHead, ThreadStatus } from "./thread-store.js";
 
 export type RunMode<I> = { kind: "run"; input: I } | { kind: "resume"; answers: Record<string, unknown> } | { kind: "continue" };
 

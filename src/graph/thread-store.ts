@@ -3,14 +3,12 @@
 // Everything of one thread shares a namespace, so drivers that shard by namespace keep it together.
 
 import type { JsonValue } from "../types/json.js";
-import type { Lease } from "../stores/lease.js";
 import type { FieldCondition, Namespace, Store } from "../types/store.js";
 import type { ChannelChange } from "./channels.js";
 import type { Interrupt } from "./interrupt.js";
+import type { Lease } from "./lease.js";
 
 export type ThreadStatus = "running" | "interrupted" | "completed" | "cancelled" | "failed";
-
-export { leaseHeld, newLease, type Lease } from "../stores/lease.js";
 
 export interface ThreadHead {
   v: 1;
