@@ -40,7 +40,7 @@ export { WeftError } from "./errors/weft-error.js";
 export { InvalidNamespaceError, StoreUnavailableError } from "./errors/store-errors.js";
 
 // The in-process store; the others are on their subpaths.
-export { MemoryStore } from "./stores/memory/memory-store.js";
+export { MemoryStore } from "./store-core/memory-store.js";
 
 // The graph runtime.
 export { StateGraph, START, END } from "./graph/state-graph.js";

@@ -4,7 +4,7 @@
 
 import { randomUUID } from "node:crypto";
 
-import { MemoryStore } from "../stores/memory/memory-store.js";
+import { MemoryStore } from "../store-core/memory-store.js";
 import type { Namespace, Store } from "../types/store.js";
 import { applyChange } from "./channels.js";
 import { EventQueue } from "./event-queue.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { MemoryStore } from "../stores/memory/memory-store.js";
+import { MemoryStore } from "../store-core/memory-store.js";
 import type { JsonValue } from "../types/json.js";
 import type { Store } from "../types/store.js";
 import { listChannel, valueChannel } from "./channels.js";
