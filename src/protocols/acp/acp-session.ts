@@ -5,7 +5,7 @@
 import { type AgentContext, methods, RequestError } from "@agentclientprotocol/sdk";
 
 import { WeftError } from "../../errors/weft-error.js";
-import { isToolApproval, type ToolApprovalAnswer, type ToolApprovalRequest } from "../../graph/interrupt.js";
+import { isToolApproval, type ToolApprovalAnswer, type ToolApprovalRequest } from "../../agent/tool-approval.js";
 import { createMessageId, messageText } from "../../graph/messages.js";
 import type { AssistantMessage, Message } from "../../types/messages.js";
 import type { Logger } from "../../types/logger.js";
