@@ -51,7 +51,7 @@ export { CompiledGraph, type CompileOptions, type ThreadInfo } from "./graph/com
 export type { InterruptRequest, NodeContext } from "./graph/node-context.js";
 export type { Interrupt } from "./graph/interrupt.js";
 export type { FinishReason, NodeEvent, PlanEntry, RunEvent, RuntimeEvent, Usage } from "./graph/events.js";
-export type { GraphRun, RunOptions, RunOutcome } from "./graph/run-outcome.js";
+export type { GraphRun, RunFinish, RunOptions, RunOutcome } from "./graph/run-outcome.js";
 export { GraphDefinitionError, LeaseLostError, NodeFailedError, ThreadBusyError, UnknownInterruptError } from "./graph/graph-errors.js";
 
 // The seam protocol servers use.

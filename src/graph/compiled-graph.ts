@@ -11,7 +11,7 @@ import { EventQueue } from "./event-queue.js";
 import type { RunEvent } from "./events.js";
 import type { Interrupt } from "./interrupt.js";
 import { executeRun, type RunMode } from "./run-graph.js";
-import type { GraphRun, RunOptions, RunOutcome } from "./run-outcome.js";
+import type { GraphRun, RunFinish, RunOptions, RunOutcome } from "./run-outcome.js";
 import type { ChannelMap, GraphDefinition, StateOf } from "./graph-definition.js";
 import { leaseHeld } from "./lease.js";
 import { type StepRecord, ThreadStore, type ThreadStatus } from "./thread-store.js";
@@ -33,7 +33,7 @@ export interface ThreadInfo {
   runId: string;
   seq: number;
   pending: Interrupt[];
-  finish?: string | undefined;
+  finish?: RunFinish | undefined;
 }
 
 /** A thread's state as of a step record, cached between runs. */

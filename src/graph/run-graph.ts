@@ -10,7 +10,7 @@ import type { RunEvent } from "./events.js";
 import { LeaseLostError, NodeFailedError, ThreadBusyError, UnknownInterruptError } from "./graph-errors.js";
 import type { Interrupt } from "./interrupt.js";
 import { type InterruptRequest, type NodeContext, PauseSignal } from "./node-context.js";
-import type { RunOptions, RunOutcome } from "./run-outcome.js";
+import type { RunFinish, RunOptions, RunOutcome } from "./run-outcome.js";
 import { type ChannelMap, END, START, type StateOf } from "./graph-definition.js";
 import { dropOwner, holdOwner, leaseHeld, newLease } from "./lease.js";
 import type { StepRecord, ThreadHead, ThreadStatus } from "./thread-store.js";
@@ -47,7 +47,7 @@ class Runner<C extends ChannelMap, I> {
   private heartbeat: NodeJS.Timeout | undefined;
   private headWrites: Promise<unknown> = Promise.resolve();
   private leaseLost = false;
-  private finishReason: string | undefined;
+  private finishReason: RunFinish | undefined;
   private readonly emit = (event: RunEvent) => {
     if (!this.ended) {
       this.sink(event);
@@ -415,7 +415,7 @@ class Runner<C extends ChannelMap, I> {
         memos[key] = value;
         return value;
       },
-      end: (reason: string) => {
+      end: (reason: RunFinish) => {
         this.finishReason = reason;
       },
     };
@@ -520,6 +520,6 @@ class Runner<C extends ChannelMap, I> {
   }
 }
 
-function withFinish<S>(outcome: { status: "completed"; output: S }, finish: string | undefined): RunOutcome<S> {
+function withFinish<S>(outcome: { status: "completed"; output: S }, finish: RunFinish | undefined): RunOutcome<S> {
   return finish === undefined ? outcome : { ...outcome, finish };
 }
