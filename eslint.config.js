@@ -1,8 +1,61 @@
 // Lint rules: the typescript-eslint recommended set with type information, plus the house rules
-// that matter most here (no floating promises, no console in library code, braces everywhere).
+// that matter most here (no floating promises, no console in library code, braces everywhere) and
+// the layer rules of docs/architecture.md.
+
+import { dirname, relative, resolve, sep } from "node:path";
 
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+
+const sourceRoot = resolve(import.meta.dirname, "src");
+
+/**
+ * The folders of src/ that the code of each lower layer may import, besides its own. Tests are not
+ * held to it: they run a layer on real drivers and fakes.
+ */
+const layers = {
+  types: [],
+  errors: [],
+  "store-core": ["types", "errors"],
+  graph: ["types", "errors", "store-core"],
+  stores: ["types", "errors", "store-core"],
+  agent: ["types", "errors", "store-core", "graph"],
+};
+
+/** Reports an import (static, dynamic, re-export or `import("…")` type) that leaves its layer. */
+const layerImports = {
+  meta: {
+    type: "problem",
+    schema: [],
+    messages: { outside: "src/{{layer}}/ may import from {{allowed}}, not from src/{{target}} (see Layers in docs/architecture.md)." },
+  },
+  create(context) {
+    const [layer] = relative(sourceRoot, context.filename).split(sep);
+    const allowed = layers[layer];
+    if (allowed === undefined) {
+      return {};
+    }
+    const check = (source) => {
+      if (typeof source?.value !== "string" || !source.value.startsWith(".")) {
+        return;
+      }
+      const target = relative(sourceRoot, resolve(dirname(context.filename), source.value));
+      const [folder] = target.split(sep);
+      if (folder === ".." || folder === layer || allowed.includes(folder)) {
+        return;
+      }
+      const names = allowed.length === 0 ? "nothing else in src/" : allowed.map((name) => `src/${name}/`).join(", ");
+      context.report({ node: source, messageId: "outside", data: { layer, allowed: names, target: target.split(sep).join("/") } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+      TSImportType: (node) => check(node.source),
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "scratch/", "coverage/"] },
@@ -25,6 +78,12 @@ export default tseslint.config(
     // Library code never writes to the console: stdout is the protocol.
     files: ["src/**/*.ts"],
     rules: { "no-console": "error" },
+  },
+  {
+    files: ["src/**/*.ts"],
+    ignores: ["src/**/*.test.ts"],
+    plugins: { weft: { rules: { "layer-imports": layerImports } } },
+    rules: { "weft/layer-imports": "error" },
   },
   {
     files: ["**/*.js", "**/*.mjs"],

@@ -40,7 +40,7 @@ export { WeftError } from "./errors/weft-error.js";
 export { InvalidNamespaceError, StoreUnavailableError } from "./errors/store-errors.js";
 
 // The in-process store; the others are on their subpaths.
-export { MemoryStore } from "./stores/memory/memory-store.js";
+export { MemoryStore } from "./store-core/memory-store.js";
 
 // The graph runtime.
 export { StateGraph, START, END } from "./graph/state-graph.js";
@@ -49,9 +49,9 @@ export { type Channel, listChannel, reducerChannel, valueChannel } from "./graph
 export { createMessageId, messageText, messagesChannel, replaceMessages, userMessage, type MessagesWrite } from "./graph/messages.js";
 export { CompiledGraph, type CompileOptions, type ThreadInfo } from "./graph/compiled-graph.js";
 export type { InterruptRequest, NodeContext } from "./graph/node-context.js";
-export { isToolApproval, type Interrupt, type ToolApprovalAnswer, type ToolApprovalRequest } from "./graph/interrupt.js";
+export type { Interrupt } from "./graph/interrupt.js";
 export type { FinishReason, NodeEvent, PlanEntry, RunEvent, RuntimeEvent, Usage } from "./graph/events.js";
-export type { GraphRun, RunOptions, RunOutcome } from "./graph/run-outcome.js";
+export type { GraphRun, RunFinish, RunOptions, RunOutcome } from "./graph/run-outcome.js";
 export { GraphDefinitionError, LeaseLostError, NodeFailedError, ThreadBusyError, UnknownInterruptError } from "./graph/graph-errors.js";
 
 // The seam protocol servers use.
@@ -60,6 +60,7 @@ export type { ProtocolEvent, ProtocolGraph, ProtocolInterrupt, ProtocolResult, P
 // Agents: the model/tool loop.
 export { approvalId, createAgent, type AgentChannels, type AgentInput, type AgentOptions, type ApprovalPolicy, type ToolList, type ToolQuestion } from "./agent/create-agent.js";
 export { defineTool, type ApprovalContext, type ApprovalDescription, type Tool, type ToolContext, type ToolOutput } from "./agent/tool.js";
+export { isToolApproval, type ToolApprovalAnswer, type ToolApprovalRequest } from "./agent/tool-approval.js";
 export { ModelCallError } from "./agent/agent-errors.js";
 
 // Models by "provider:model" string.

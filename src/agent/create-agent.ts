@@ -8,7 +8,6 @@ import { z } from "zod";
 import { WeftError } from "../errors/weft-error.js";
 import { valueChannel } from "../graph/channels.js";
 import type { CompiledGraph, CompileOptions } from "../graph/compiled-graph.js";
-import type { ToolApprovalAnswer, ToolApprovalRequest } from "../graph/interrupt.js";
 import { createMessageId, messagesChannel, replaceMessages } from "../graph/messages.js";
 import { type NodeContext, PauseSignal } from "../graph/node-context.js";
 import { END, START, StateGraph } from "../graph/state-graph.js";
@@ -19,6 +18,7 @@ import type { ToolDisplay, ToolLocation } from "../types/tool-display.js";
 import { toModelPrompt } from "./model-prompt.js";
 import { streamModel } from "./stream-model.js";
 import { isToolOutput, type Tool, type ToolContext } from "./tool.js";
+import type { ToolApprovalAnswer, ToolApprovalRequest } from "./tool-approval.js";
 
 /**
  * Which tool calls need a person's approval: every call (`true`), the named tools, a map by tool

@@ -2,7 +2,7 @@
 // stored. List channels store only what a step appended (plus how much of the old list it kept),
 // so a checkpoint costs the size of the step, not of the whole conversation.
 
-import { jsonEqual } from "../stores/filter.js";
+import { jsonEqual } from "../store-core/json-equal.js";
 import type { JsonValue } from "../types/json.js";
 
 /** How a channel combines writes. `V` is its value, `W` what a node may write to it. */

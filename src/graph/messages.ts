@@ -4,7 +4,7 @@
 
 import { randomUUID } from "node:crypto";
 
-import { jsonEqual } from "../stores/filter.js";
+import { jsonEqual } from "../store-core/json-equal.js";
 import type { JsonValue } from "../types/json.js";
 import type { Message } from "../types/messages.js";
 import type { Channel } from "./channels.js";

@@ -6,6 +6,7 @@ import type { Principal } from "../types/principal.js";
 import type { Store } from "../types/store.js";
 import type { NodeEvent } from "./events.js";
 import type { Interrupt } from "./interrupt.js";
+import type { RunFinish } from "./run-outcome.js";
 
 export interface InterruptRequest {
   /** A stable id; defaults to one derived from the node, its step and the request's position. */
@@ -47,7 +48,7 @@ export interface NodeContext {
    */
   memo<T extends JsonValue>(key: string, work: () => Promise<T>): Promise<T>;
   /** Ends the run after this step, with a reason a protocol can report (`max_tokens`, `refusal`). */
-  end(reason: string): void;
+  end(reason: RunFinish): void;
 }
 
 /** Thrown inside a node to pause it. The runtime catches it; nodes must let it through. */

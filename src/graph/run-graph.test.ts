@@ -1,13 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 
-import { MemoryStore } from "../stores/memory/memory-store.js";
+import { MemoryStore } from "../store-core/memory-store.js";
 import type { JsonValue } from "../types/json.js";
 import type { Store } from "../types/store.js";
 import { listChannel, valueChannel } from "./channels.js";
 import type { RunEvent } from "./events.js";
 import { NodeFailedError, ThreadBusyError, UnknownInterruptError } from "./graph-errors.js";
 import { messagesChannel, userMessage } from "./messages.js";
-import type { GraphRun } from "./run-outcome.js";
+import type { NodeContext } from "./node-context.js";
+import type { GraphRun, RunFinish } from "./run-outcome.js";
 import { END, START, StateGraph } from "./state-graph.js";
 import type { StepRecord } from "./thread-store.js";
 
@@ -126,6 +127,29 @@ describe("graph runs", () => {
       .compile({ maxSteps: 5 });
     const outcome = await graph.run({}, { threadId: "t" }).outcome;
     expect(outcome).toEqual({ status: "completed", output: { n: 5 }, finish: "max_steps" });
+  });
+
+  it("ends after the step where a node calls end, with its reason, which is one of the runtime's own", async () => {
+    const graph = new StateGraph({ name: "refuser", channels: { n: valueChannel(0) } })
+      .addNode("answer", (state, context) => {
+        context.end("refusal");
+        return { n: state.n + 1 };
+      })
+      .addNode("after", (state) => ({ n: state.n + 10 }))
+      .addEdge(START, "answer")
+      .addEdge("answer", "after")
+      .compile();
+    const outcome = await graph.run({}, { threadId: "t" }).outcome;
+    expect(outcome).toEqual({ status: "completed", output: { n: 1 }, finish: "refusal" });
+    expect((await graph.thread("t"))?.finish).toBe("refusal");
+    if (outcome.status === "completed") {
+      expectTypeOf(outcome.finish).toEqualTypeOf<RunFinish | undefined>();
+    }
+    const endWithAnyWord = (context: NodeContext) => {
+      // @ts-expect-error: a reason is a RunFinish, not any string
+      context.end("done");
+    };
+    expect(endWithAnyWord).toBeTypeOf("function");
   });
 
   it("fails with NodeFailedError when a node throws, keeping the last good state", async () => {

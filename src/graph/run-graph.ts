@@ -5,15 +5,26 @@
 import { WeftError } from "../errors/weft-error.js";
 import type { JsonValue } from "../types/json.js";
 import { diffChannel, type ChannelChange } from "./channels.js";
-import type { CompiledGraph, LoadedThread } from "./compiled-graph.js";
 import type { RunEvent } from "./events.js";
 import { LeaseLostError, NodeFailedError, ThreadBusyError, UnknownInterruptError } from "./graph-errors.js";
 import type { Interrupt } from "./interrupt.js";
 import { type InterruptRequest, type NodeContext, PauseSignal } from "./node-context.js";
-import type { RunOptions, RunOutcome } from "./run-outcome.js";
-import { type ChannelMap, END, START, type StateOf } from "./graph-definition.js";
-import { dropOwner, holdOwner } from "../stores/lease.js";
-import { leaseHeld, newLease, type StepRecord, type ThreadHead, type ThreadStatus } from "./thread-store.js";
+import type { RunFinish, RunOptions, RunOutcome } from "./run-outcome.js";
+import { type ChannelMap, END, type GraphDefinition, START, type StateOf } from "./graph-definition.js";
+import { dropOwner, holdOwner, leaseHeld, newLease } from "./lease.js";
+import type { LoadedThread, ThreadStates } from "./thread-states.js";
+import type { StepRecord, ThreadHead, ThreadStatus, ThreadStore } from "./thread-store.js";
+
+/** What a run needs from its graph: the definition, where its threads are kept, and the limits. */
+export interface RunTarget<C extends ChannelMap, I> {
+  readonly definition: GraphDefinition<C, I>;
+  readonly threads: ThreadStore;
+  readonly states: ThreadStates<C>;
+  /** Threads with a run in this instance; a second run on one of them fails at once. */
+  readonly active: Set<string>;
+  readonly maxSteps: number;
+  readonly leaseMs: number;
+}
 
 export type RunMode<I> = { kind: "run"; input: I } | { kind: "resume"; answers: Record<string, unknown> } | { kind: "continue" };
 
@@ -24,7 +35,7 @@ type TaskResult =
 
 /** Runs the graph; the returned promise never rejects. */
 export async function executeRun<C extends ChannelMap, I>(
-  graph: CompiledGraph<C, I>,
+  graph: RunTarget<C, I>,
   mode: RunMode<I>,
   options: RunOptions & { runId: string },
   sink: (event: RunEvent) => void,
@@ -47,7 +58,7 @@ class Runner<C extends ChannelMap, I> {
   private heartbeat: NodeJS.Timeout | undefined;
   private headWrites: Promise<unknown> = Promise.resolve();
   private leaseLost = false;
-  private finishReason: string | undefined;
+  private finishReason: RunFinish | undefined;
   private readonly emit = (event: RunEvent) => {
     if (!this.ended) {
       this.sink(event);
@@ -55,7 +66,7 @@ class Runner<C extends ChannelMap, I> {
   };
 
   constructor(
-    private readonly graph: CompiledGraph<C, I>,
+    private readonly graph: RunTarget<C, I>,
     private readonly mode: RunMode<I>,
     private readonly options: RunOptions & { runId: string },
     private readonly sink: (event: RunEvent) => void,
@@ -96,7 +107,7 @@ class Runner<C extends ChannelMap, I> {
     if (!(await this.claim(read))) {
       return this.end({ status: "failed", error: new ThreadBusyError(this.threadId) });
     }
-    let loaded = await this.graph.load(this.threadId, this.head?.seq ?? 0);
+    let loaded = await this.graph.states.load(this.threadId, this.head?.seq ?? 0);
     let seq = Math.max(read?.head.seq ?? 0, loaded.seq);
     let last = loaded.last;
 
@@ -156,7 +167,7 @@ class Runner<C extends ChannelMap, I> {
         return this.end({ status: "interrupted", interrupts: head.pending ?? [] });
       }
       if (head.status === "completed") {
-        const loaded = await this.graph.load(this.threadId, head.seq);
+        const loaded = await this.graph.states.load(this.threadId, head.seq);
         // A step's head is written before its record: when the record is missing (the process
         // died between the two writes), the last step runs again instead of its writes being lost.
         if (loaded.seq >= head.seq) {
@@ -248,7 +259,7 @@ class Runner<C extends ChannelMap, I> {
     }
     await this.graph.threads.writeRecord(this.threadId, record);
     const loaded = { seq: record.seq, state, last: record };
-    this.graph.remember(this.threadId, loaded);
+    this.graph.states.remember(this.threadId, loaded);
     this.emit({ type: "checkpoint", step: record.step, seq: record.seq, status: record.status });
     return loaded;
   }
@@ -392,7 +403,7 @@ class Runner<C extends ChannelMap, I> {
       return found;
     };
     const context: NodeContext = {
-      graph: this.graph.name,
+      graph: this.graph.definition.name,
       threadId: this.threadId,
       runId: this.options.runId,
       node,
@@ -415,7 +426,7 @@ class Runner<C extends ChannelMap, I> {
         memos[key] = value;
         return value;
       },
-      end: (reason: string) => {
+      end: (reason: RunFinish) => {
         this.finishReason = reason;
       },
     };
@@ -431,7 +442,7 @@ class Runner<C extends ChannelMap, I> {
           continue;
         }
         if (!(name in channels)) {
-          throw new WeftError("unknown_channel", `Graph "${this.graph.name}" has no channel "${name}" to write to.`);
+          throw new WeftError("unknown_channel", `Graph "${this.graph.definition.name}" has no channel "${name}" to write to.`);
         }
         let list = byChannel.get(name);
         if (!list) {
@@ -520,6 +531,6 @@ class Runner<C extends ChannelMap, I> {
   }
 }
 
-function withFinish<S>(outcome: { status: "completed"; output: S }, finish: string | undefined): RunOutcome<S> {
+function withFinish<S>(outcome: { status: "completed"; output: S }, finish: RunFinish | undefined): RunOutcome<S> {
   return finish === undefined ? outcome : { ...outcome, finish };
 }

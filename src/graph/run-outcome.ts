@@ -5,9 +5,17 @@ import type { Principal } from "../types/principal.js";
 import type { RunEvent } from "./events.js";
 import type { Interrupt } from "./interrupt.js";
 
+/**
+ * Why a completed run ended before its graph reached END, in the runtime's own words; each
+ * protocol maps them to its vocabulary. The runtime ends a run at `max_steps`; a node ends one with
+ * `context.end()`: `max_tokens` when a model's reply was cut at its output limit, `refusal` when
+ * the model declined to answer.
+ */
+export type RunFinish = "max_steps" | "max_tokens" | "refusal";
+
 export type RunOutcome<S = unknown> =
-  /** `finish` says why a run ended early: `max_steps`, or a reason a node gave (`max_tokens`, `refusal`). */
-  | { status: "completed"; output: S; finish?: string | undefined }
+  /** `finish` is set when the run ended early (see RunFinish). */
+  | { status: "completed"; output: S; finish?: RunFinish | undefined }
   | { status: "interrupted"; interrupts: Interrupt[] }
   | { status: "cancelled" }
   | { status: "failed"; error: Error };

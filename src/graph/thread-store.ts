@@ -3,14 +3,13 @@
 // Everything of one thread shares a namespace, so drivers that shard by namespace keep it together.
 
 import type { JsonValue } from "../types/json.js";
-import type { Lease } from "../stores/lease.js";
 import type { FieldCondition, Namespace, Store } from "../types/store.js";
 import type { ChannelChange } from "./channels.js";
 import type { Interrupt } from "./interrupt.js";
+import type { Lease } from "./lease.js";
+import type { RunFinish } from "./run-outcome.js";
 
 export type ThreadStatus = "running" | "interrupted" | "completed" | "cancelled" | "failed";
-
-export { leaseHeld, newLease, type Lease } from "../stores/lease.js";
 
 export interface ThreadHead {
   v: 1;
@@ -20,7 +19,7 @@ export interface ThreadHead {
   status: ThreadStatus;
   pending?: Interrupt[] | undefined;
   lease?: Lease | undefined;
-  finish?: string | undefined;
+  finish?: RunFinish | undefined;
   error?: { name: string; message: string; code?: string | undefined } | undefined;
   updatedAt: string;
 }
@@ -45,7 +44,7 @@ export interface StepRecord {
   done?: Record<string, Record<string, unknown>> | undefined;
   /** Results a paused node memoised, by node and key. */
   memos?: Record<string, Record<string, JsonValue>> | undefined;
-  finish?: string | undefined;
+  finish?: RunFinish | undefined;
 }
 
 const HEAD = "head";

@@ -4,7 +4,7 @@
 // and a driver that cannot load gives an error that says what to do, `--sessions memory` included.
 
 import { MissingPackageError } from "../errors/missing-package-error.js";
-import { MemoryStore } from "./memory/memory-store.js";
+import { MemoryStore } from "../store-core/memory-store.js";
 import type { SqliteDriverName } from "./sqlite/sqlite-connection.js";
 import { SqliteUnavailableError } from "./sqlite/sqlite-unavailable-error.js";
 import type { Store } from "../types/store.js";

@@ -2,7 +2,7 @@
 
 import type { JsonValue } from "../types/json.js";
 import type { StoreItem } from "../types/store.js";
-import { decodeNamespace } from "./namespace.js";
+import { decodeNamespace } from "../store-core/namespace.js";
 
 export interface ItemRow {
   ns: string;

@@ -5,8 +5,9 @@
 import { type AgentContext, methods, RequestError } from "@agentclientprotocol/sdk";
 
 import { WeftError } from "../../errors/weft-error.js";
-import { isToolApproval, type ToolApprovalAnswer, type ToolApprovalRequest } from "../../graph/interrupt.js";
+import { isToolApproval, type ToolApprovalAnswer, type ToolApprovalRequest } from "../../agent/tool-approval.js";
 import { createMessageId, messageText } from "../../graph/messages.js";
+import type { RunFinish } from "../../graph/run-outcome.js";
 import type { AssistantMessage, Message } from "../../types/messages.js";
 import type { Logger } from "../../types/logger.js";
 import type { Principal } from "../../types/principal.js";
@@ -554,7 +555,7 @@ export class LiveSession {
   }
 }
 
-function stopReasonOf(finish: string | undefined): AcpStopReason {
+function stopReasonOf(finish: RunFinish | undefined): AcpStopReason {
   switch (finish) {
     case "max_steps":
       return "max_turn_requests";

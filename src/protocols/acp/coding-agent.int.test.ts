@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { connectInProcess, type InProcessAgent } from "../../../test/support/in-process.js";
 import { resolveModel } from "../../models/resolve-model.js";
-import { MemoryStore } from "../../stores/memory/memory-store.js";
+import { MemoryStore } from "../../store-core/memory-store.js";
 import { FakeModelServer, type FakeScript } from "../../testing/fake-model-server.js";
 import { serveCodingAgent, type CodingAgentOptions } from "./coding-agent.js";
 

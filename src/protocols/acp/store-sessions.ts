@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 
 import { WeftError } from "../../errors/weft-error.js";
-import { dropOwner, holdOwner, leaseHeld, newLease, type Lease } from "../../stores/lease.js";
+import { dropOwner, holdOwner, leaseHeld, newLease, type Lease } from "../../graph/lease.js";
 import type { JsonValue } from "../../types/json.js";
 import type { Message } from "../../types/messages.js";
 import type { Namespace, Store } from "../../types/store.js";

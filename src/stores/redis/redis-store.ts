@@ -23,9 +23,9 @@ import type {
   Store,
   StoreItem,
 } from "../../types/store.js";
-import { selectNamespaces } from "../list-namespaces.js";
-import { takePage } from "../page.js";
-import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../namespace.js";
+import { selectNamespaces } from "../../store-core/list-namespaces.js";
+import { takePage } from "../../store-core/page.js";
+import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../../store-core/namespace.js";
 import { checkTimeout, takeTimeoutParameters } from "../timeout-parameters.js";
 
 export interface RedisStoreOptions {

@@ -17,10 +17,10 @@ import type {
   Store,
   StoreItem,
 } from "../../types/store.js";
-import { selectNamespaces } from "../list-namespaces.js";
-import { takePage } from "../page.js";
+import { selectNamespaces } from "../../store-core/list-namespaces.js";
+import { takePage } from "../../store-core/page.js";
 import { type ItemRow, rowToItem as toItem } from "../sql-rows.js";
-import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../namespace.js";
+import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../../store-core/namespace.js";
 import type { SqliteConnection, SqliteDriverName, SqliteParameters, SqliteStatement } from "./sqlite-connection.js";
 import { sqliteOpener } from "./sqlite-driver.js";
 

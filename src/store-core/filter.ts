@@ -3,6 +3,7 @@
 
 import type { JsonValue } from "../types/json.js";
 import type { FieldCondition } from "../types/store.js";
+import { jsonEqual } from "./json-equal.js";
 
 const OPERATORS = new Set(["$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$exists"]);
 
@@ -87,27 +88,4 @@ function compareOrdered(actual: JsonValue | undefined, operator: string, operand
     default:
       return false;
   }
-}
-
-/** Deep equality of JSON values; object key order does not matter. */
-export function jsonEqual(left: JsonValue, right: JsonValue): boolean {
-  if (left === right) {
-    return true;
-  }
-  if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) {
-    return false;
-  }
-  if (Array.isArray(left) !== Array.isArray(right)) {
-    return false;
-  }
-  if (Array.isArray(left) && Array.isArray(right)) {
-    return left.length === right.length && left.every((item, index) => jsonEqual(item, right[index] as JsonValue));
-  }
-  const leftObject = left as Record<string, JsonValue>;
-  const rightObject = right as Record<string, JsonValue>;
-  const leftKeys = Object.keys(leftObject);
-  if (leftKeys.length !== Object.keys(rightObject).length) {
-    return false;
-  }
-  return leftKeys.every((key) => key in rightObject && jsonEqual(leftObject[key] as JsonValue, rightObject[key] as JsonValue));
 }

@@ -1,6 +1,7 @@
 // Leases: who holds something (a thread, a session) until when. A lease is held while it has not
 // expired and, when its holder runs on this machine, while that process is still alive, so a crash
-// frees what it held at once instead of when its time runs out.
+// frees what it held at once instead of when its time runs out. Runs claim threads with them; the
+// ACP session store claims sessions with the same rules.
 
 import { hostname } from "node:os";
 

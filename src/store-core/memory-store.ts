@@ -1,7 +1,8 @@
 // The in-process store: the reference driver for the contract suite, and the default for tests
-// and for runs that need no durability.
+// and for runs that need no durability. It sits here, below graph/ and stores/, because a graph
+// compiled without a store keeps its threads in one.
 
-import type { JsonValue } from "../../types/json.js";
+import type { JsonValue } from "../types/json.js";
 import type {
   CompareAndPutOptions,
   ListNamespacesOptions,
@@ -10,16 +11,16 @@ import type {
   SearchOptions,
   Store,
   StoreItem,
-} from "../../types/store.js";
-import { selectNamespaces } from "../list-namespaces.js";
-import { takePage } from "../page.js";
+} from "../types/store.js";
+import { selectNamespaces } from "./list-namespaces.js";
+import { takePage } from "./page.js";
 import {
   checkKey,
   checkNamespace,
   compareCodePoints,
   decodeNamespace,
   encodeNamespace,
-} from "../namespace.js";
+} from "./namespace.js";
 
 interface Entry {
   value: string;

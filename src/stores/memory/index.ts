@@ -1,1 +1,0 @@
-export { MemoryStore } from "./memory-store.js";
