@@ -1,10 +1,18 @@
 // The error for a feature whose package is not installed. Some dependencies are optional peers
 // (pg, ioredis, the MCP SDK) so that an install carries only what most people use.
 
-import { WeftError } from "./weft-error.js";
+import { hasMarker, WeftError } from "./weft-error.js";
+
+const missingPackageErrorMarker = Symbol.for("weft.error.MissingPackageError");
 
 /** `feature` needs `packageName`, which is not installed. */
 export class MissingPackageError extends WeftError {
+  readonly [missingPackageErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is MissingPackageError {
+    return hasMarker(error, missingPackageErrorMarker);
+  }
+
   constructor(
     readonly packageName: string,
     readonly feature: string,

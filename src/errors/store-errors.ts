@@ -1,9 +1,17 @@
 // Errors a store raises for requests no driver can honour.
 
-import { WeftError } from "./weft-error.js";
+import { hasMarker, WeftError } from "./weft-error.js";
+
+const invalidNamespaceErrorMarker = Symbol.for("weft.error.InvalidNamespaceError");
 
 /** A namespace or key that breaks the store contract's rules (empty label, NUL, not a string). */
 export class InvalidNamespaceError extends WeftError {
+  readonly [invalidNamespaceErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is InvalidNamespaceError {
+    return hasMarker(error, invalidNamespaceErrorMarker);
+  }
+
   constructor(
     readonly namespace: readonly unknown[],
     reason: string,
@@ -13,8 +21,16 @@ export class InvalidNamespaceError extends WeftError {
   }
 }
 
+const storeUnavailableErrorMarker = Symbol.for("weft.error.StoreUnavailableError");
+
 /** The store's server could not be reached or failed to answer. */
 export class StoreUnavailableError extends WeftError {
+  readonly [storeUnavailableErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is StoreUnavailableError {
+    return hasMarker(error, storeUnavailableErrorMarker);
+  }
+
   constructor(
     readonly driver: string,
     options: { cause: unknown; detail?: string | undefined },

@@ -1,5 +1,52 @@
-// The base of weft's local errors: ones that never cross the wire as they are. Each has a string
-// `code` and structured fields; a protocol server maps them to wire errors itself.
+// The base of weft's local errors: ones that never cross the wire as they are. Each has a code from
+// WeftErrorCode and structured fields; a protocol server maps them to wire errors itself (for ACP,
+// toRequestError() in src/protocols/acp/wire-errors.ts).
+//
+// Every class is recognisable across copies of the package (a bundled command and the library, two
+// versions in one install), where `instanceof` fails: each sets its own marker, a `Symbol.for` key
+// that every copy shares, and its `static isInstance` looks for that marker.
+
+/** Every code a weft error carries, grouped by the layer that raises it. */
+export type WeftErrorCode =
+  // Graphs and their runs.
+  | "graph_definition"
+  | "thread_busy"
+  | "unknown_interrupt"
+  | "node_failed"
+  | "lease_lost"
+  | "nothing_to_continue"
+  | "unknown_node"
+  | "unknown_channel"
+  | "run_failed"
+  // Agents and models.
+  | "invalid_option"
+  | "invalid_model"
+  | "model_call_failed"
+  // Stores, and packages that are optional.
+  | "invalid_namespace"
+  | "store_unavailable"
+  | "sqlite_unavailable"
+  | "missing_package"
+  // The ACP connection and its sessions.
+  | "input_failed"
+  | "output_failed"
+  | "connection_failed"
+  | "session_not_found"
+  | "session_busy"
+  | "session_conflict"
+  | "turn_failed"
+  | "turn_in_progress"
+  | "prompt_too_large"
+  | "invalid_cwd"
+  | "invalid_cursor"
+  // The editor's files, terminals and paths.
+  | "editor_error"
+  | "no_session"
+  | "not_attached"
+  | "path_outside"
+  | "path_loop"
+  | "path_changed"
+  | "not_a_file";
 
 const marker = Symbol.for("weft.error");
 
@@ -13,7 +60,7 @@ export class WeftError extends Error {
 
   constructor(
     /** A stable, machine-readable reason, such as `thread_busy`. */
-    readonly code: string,
+    readonly code: WeftErrorCode,
     message: string,
     options?: WeftErrorOptions,
   ) {
@@ -22,6 +69,14 @@ export class WeftError extends Error {
   }
 
   static isInstance(error: unknown): error is WeftError {
-    return typeof error === "object" && error !== null && marker in error;
+    return hasMarker(error, marker);
   }
+}
+
+/**
+ * Whether `error` carries `marker`, the key one error class sets on its instances. Each class's
+ * `isInstance` is this with its own marker, so it holds for errors made by any copy of the class.
+ */
+export function hasMarker(error: unknown, marker: symbol): boolean {
+  return typeof error === "object" && error !== null && (error as { [key: symbol]: unknown })[marker] === true;
 }

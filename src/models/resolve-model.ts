@@ -4,7 +4,7 @@
 
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 
-import { WeftError } from "../errors/weft-error.js";
+import { hasMarker, WeftError } from "../errors/weft-error.js";
 
 export const MODEL_PROVIDERS = ["openai", "anthropic", "openai-compatible", "ollama"] as const;
 
@@ -19,8 +19,16 @@ export interface ResolveModelOptions {
   headers?: Record<string, string> | undefined;
 }
 
+const modelSpecErrorMarker = Symbol.for("weft.error.ModelSpecError");
+
 /** A model string that names no known provider, or lacks what its provider needs. */
 export class ModelSpecError extends WeftError {
+  readonly [modelSpecErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is ModelSpecError {
+    return hasMarker(error, modelSpecErrorMarker);
+  }
+
   constructor(
     readonly spec: string,
     reason: string,

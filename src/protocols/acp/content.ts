@@ -2,10 +2,16 @@
 // again when a session is replayed. Audio reaches the model for the turn it came with; the
 // conversation keeps only a note of it, not its bytes.
 
+import type { ContentBlock, EmbeddedResourceResource, ResourceLink } from "@agentclientprotocol/sdk";
+
 import { createMessageId } from "../../graph/messages.js";
 import type { UserMessage, UserPart } from "../../types/messages.js";
 
-/** One block of a prompt: text, an image, audio, a file the editor embedded, or a link to one. */
+/**
+ * One block of a prompt: text, an image, audio, a file the editor embedded, or a link to one. A
+ * plainer shape than the SDK's ContentBlock, for `input` to read without narrowing; the wire's
+ * blocks become these once, as a prompt arrives (toAcpContentBlock).
+ */
 export interface AcpContentBlock {
   /** `text`, `image`, `audio`, `resource`, `resource_link`, or a kind this agent does not read. */
   type: string;
@@ -19,9 +25,50 @@ export interface AcpContentBlock {
   uri?: string | undefined;
   /** A link's name. */
   name?: string | undefined;
-  /** An embedded file. */
+  /** A link's title. */
+  title?: string | undefined;
+  /** An embedded file: its text, or its bytes as base64 (`blob`). */
   resource?: { uri: string; text?: string | undefined; mimeType?: string | undefined; blob?: string | undefined } | undefined;
-  [key: string]: unknown;
+}
+
+/** A prompt block from the wire as `input` and the session's turn record keep it. Fields the wire left null are left out. */
+export function toAcpContentBlock(block: ContentBlock): AcpContentBlock {
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: block.text };
+    case "image": {
+      const image: AcpContentBlock = { type: "image", data: block.data, mimeType: block.mimeType };
+      if (typeof block.uri === "string") {
+        image.uri = block.uri;
+      }
+      return image;
+    }
+    case "audio":
+      return { type: "audio", data: block.data, mimeType: block.mimeType };
+    case "resource_link": {
+      const link: AcpContentBlock = { type: "resource_link", uri: block.uri, name: block.name };
+      if (typeof block.title === "string") {
+        link.title = block.title;
+      }
+      if (typeof block.mimeType === "string") {
+        link.mimeType = block.mimeType;
+      }
+      return link;
+    }
+    case "resource": {
+      const given = block.resource;
+      const resource: NonNullable<AcpContentBlock["resource"]> = { uri: given.uri };
+      if (typeof given.mimeType === "string") {
+        resource.mimeType = given.mimeType;
+      }
+      if ("text" in given) {
+        resource.text = given.text;
+      } else {
+        resource.blob = given.blob;
+      }
+      return { type: "resource", resource };
+    }
+  }
 }
 
 export interface PromptMessage {
@@ -116,7 +163,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /** ACP content for one kept user part, for replay. */
-export function partToBlock(part: UserPart): Record<string, unknown> {
+export function partToBlock(part: UserPart): ContentBlock {
   switch (part.type) {
     case "text":
       return { type: "text", text: part.text };
@@ -125,19 +172,12 @@ export function partToBlock(part: UserPart): Record<string, unknown> {
     case "audio":
       return { type: "audio", data: part.data, mimeType: part.mediaType };
     case "file": {
-      const resource: Record<string, unknown> = { uri: part.uri };
-      if (part.mediaType) {
-        resource.mimeType = part.mediaType;
-      }
-      if (part.text !== undefined) {
-        resource.text = part.text;
-      } else {
-        resource.blob = part.data ?? "";
-      }
+      const mimeType = part.mediaType ? { mimeType: part.mediaType } : {};
+      const resource: EmbeddedResourceResource = part.text !== undefined ? { uri: part.uri, ...mimeType, text: part.text } : { uri: part.uri, ...mimeType, blob: part.data ?? "" };
       return { type: "resource", resource };
     }
     case "link": {
-      const block: Record<string, unknown> = { type: "resource_link", uri: part.uri, name: part.name };
+      const block: ResourceLink & { type: "resource_link" } = { type: "resource_link", uri: part.uri, name: part.name };
       if (part.title) {
         block.title = part.title;
       }

@@ -1,6 +1,8 @@
 // The seam between serveAcp() and something that uses the editor's connection, such as
 // acpEditor(): what the editor can do, a way to ask it things, and the sessions it opened.
 
+import type { ClientRequestMethod, ClientRequestParamsByMethod, ClientRequestResponsesByMethod } from "@agentclientprotocol/sdk";
+
 import type { AcpSessionInfo } from "./session-store.js";
 
 /** What the editor said it can do for the agent, in `initialize`. */
@@ -13,7 +15,12 @@ export interface AcpClientCapabilities {
 
 /** The connection to the editor, as a bridge sees it. */
 export interface AcpConnection {
-  /** Asks the editor something, such as `fs/read_text_file`, and resolves with its answer or rejects with its error. */
+  /**
+   * Asks the editor something, such as `fs/read_text_file`, and resolves with its answer or rejects
+   * with its error. For ACP's own methods the params and the answer have the SDK's types; any other
+   * method takes and answers `unknown`. A signal that aborts withdraws the request.
+   */
+  request<Method extends ClientRequestMethod>(method: Method, params: ClientRequestParamsByMethod[Method], signal?: AbortSignal): Promise<ClientRequestResponsesByMethod[Method]>;
   request(method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
   /** What the editor can do, from `initialize`. */
   capabilities(): AcpClientCapabilities;

@@ -1,7 +1,7 @@
 // Asking the person before a tool runs: `session/request_permission` with the four ACP options.
 // Anything but an explicit allow counts as no: an error, an unknown option, a cancelled request.
 
-import { type AgentContext, methods, RequestError } from "@agentclientprotocol/sdk";
+import { type AgentContext, methods, RequestError, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 
 export type PermissionChoice =
   | { decision: "allow" | "reject"; always: boolean }
@@ -17,7 +17,7 @@ export type PermissionChoice =
 export async function requestPermission(
   client: AgentContext,
   sessionId: string,
-  toolCall: Record<string, unknown>,
+  toolCall: ToolCallUpdate,
   toolName: string,
   signal: AbortSignal,
 ): Promise<PermissionChoice> {
@@ -26,7 +26,7 @@ export async function requestPermission(
       methods.client.session.requestPermission,
       {
         sessionId,
-        toolCall: toolCall as never,
+        toolCall,
         options: [
           { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
           { optionId: "allow_always", name: `Always allow ${toolName}`, kind: "allow_always" },

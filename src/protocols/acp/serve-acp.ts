@@ -10,12 +10,14 @@ import { silentLogger, type Logger } from "../../types/logger.js";
 import type { Message } from "../../types/messages.js";
 import type { Principal } from "../../types/principal.js";
 import type { ProtocolGraph, ProtocolInterrupt } from "../shared.js";
-import { LiveSession, type SessionServices } from "./acp-session.js";
-import type { AcpContentBlock } from "./content.js";
+import { LiveSession } from "./acp-session.js";
+import { type AcpContentBlock, toAcpContentBlock } from "./content.js";
 import { AcpConnectionError } from "./connection-error.js";
 import type { AcpClientCapabilities, AcpConnection, AcpEditorBridge } from "./editor-bridge.js";
 import type { LineLimits } from "./line-limits.js";
+import { InvalidCursorError, InvalidCwdError, TurnInProgressError } from "./request-errors.js";
 import { fromStore, SessionNotFoundError } from "./session-errors.js";
+import { type SessionServices, sessionParts } from "./session-parts.js";
 import { type AcpSessionInfo, type AcpSessionRecord, type AcpSessionStore, type AcpSessionSummary, MemoryAcpSessionStore } from "./session-store.js";
 import { toSdkStream, type AcpStreams } from "./streams.js";
 import { type AcpToolKind, DEFAULT_CONTENT_LIMIT, guessToolKind } from "./tool-calls.js";
@@ -119,7 +121,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
   const handle = <C, R>(handler: (context: C) => R | Promise<R>) => answering(handler, unexpected);
   // Handlers run only once messages arrive, after `services` below is set up.
   const open = async (record: AcpSessionRecord): Promise<LiveSession> => {
-    const session = new LiveSession(services, record);
+    const session = new LiveSession(sessionParts(services, record));
     sessions.set(record.info.id, session);
     await options.editor?.openSession?.(record.info);
     return session;
@@ -127,7 +129,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
   const loadRecord = async (sessionId: string, cwd: string, mcpServers: unknown[]): Promise<AcpSessionRecord> => {
     checkCwd(cwd);
     if (sessions.get(sessionId)?.busy) {
-      throw acp.RequestError.invalidRequest({ sessionId }, `Session ${sessionId} has a turn in progress; cancel it first.`);
+      throw new TurnInProgressError(sessionId);
     }
     const record = await readRecord(store, sessionId);
     record.info = { id: sessionId, cwd, mcpServers };
@@ -203,8 +205,11 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
       return {};
     }))
     .onRequest(acp.methods.agent.session.prompt, handle(async ({ params, signal }) => {
-      const stopReason = await live(params.sessionId).prompt(params.prompt as AcpContentBlock[], signal);
-      return { stopReason };
+      const end = await live(params.sessionId).prompt(params.prompt.map(toAcpContentBlock), signal);
+      if (end.status === "failed") {
+        throw end.error;
+      }
+      return { stopReason: end.stopReason };
     }))
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.cancel();
@@ -250,26 +255,24 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
     graph,
     client: connection.client,
     store,
-    logger,
-    principal: options.principal,
     editor: options.editor,
+    logger,
     kind: options.kind ?? guessToolKind,
-    input: options.input,
-    answer: options.answer,
     contentLimit: options.contentLimit ?? DEFAULT_CONTENT_LIMIT,
-    maxPromptBytes: options.maxPromptBytes ?? 16 * 1024 * 1024,
-    failures: options.failures ?? "error",
+    settings: {
+      principal: options.principal,
+      input: options.input,
+      answer: options.answer,
+      failures: options.failures ?? "error",
+      maxPromptBytes: options.maxPromptBytes ?? 16 * 1024 * 1024,
+    },
   };
   const bridgeConnection: AcpConnection = {
-    request: (method, params, signal) => connection.client.request(method, params, signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined),
+    request: editorRequest(connection.client),
     capabilities: () => clientCapabilities,
     session: (sessionId) => sessions.get(sessionId)?.info,
     notify: async (sessionId, text) => {
-      const session = sessions.get(sessionId);
-      if (session) {
-        void session.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
-        await session.flushWrites();
-      }
+      await sessions.get(sessionId)?.say(text);
     },
   };
   options.editor?.attach(bridgeConnection);
@@ -314,7 +317,7 @@ async function readRecord(store: AcpSessionStore, sessionId: string): Promise<Ac
 
 function checkCwd(cwd: string): void {
   if (!isAbsolute(cwd) && !win32.isAbsolute(cwd)) {
-    throw acp.RequestError.invalidParams({ cwd }, `cwd must be an absolute path, not ${JSON.stringify(cwd)}.`);
+    throw new InvalidCwdError(cwd);
   }
 }
 
@@ -324,7 +327,7 @@ function readCursor(cursor: string | null | undefined): number {
   }
   const offset = Number(cursor);
   if (!Number.isInteger(offset) || offset < 0) {
-    throw acp.RequestError.invalidParams({ cursor }, "Unknown cursor.");
+    throw new InvalidCursorError(cursor);
   }
   return offset;
 }
@@ -335,6 +338,16 @@ function readCapabilities(capabilities: acp.ClientCapabilities | undefined): Acp
     terminal: Boolean(capabilities?.terminal),
   };
   return result;
+}
+
+/** Requests to the editor, for a bridge: ACP's own methods typed, and a signal withdraws the request. */
+function editorRequest(client: acp.AgentContext): AcpConnection["request"] {
+  function request<Method extends acp.ClientRequestMethod>(method: Method, params: acp.ClientRequestParamsByMethod[Method], signal?: AbortSignal): Promise<acp.ClientRequestResponsesByMethod[Method]>;
+  function request(method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
+  function request(method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
+    return client.request(method, params, signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined);
+  }
+  return request;
 }
 
 /** The agent's name and version as `initialize` sends them: no title key when there is none. */

@@ -2,35 +2,83 @@
 // by another process, its store gone, its run failed); wire-errors.ts turns them into JSON-RPC
 // errors where a request is answered.
 
-import { WeftError } from "../../errors/weft-error.js";
+import { hasMarker, WeftError, type WeftErrorCode } from "../../errors/weft-error.js";
+
+const sessionNotFoundErrorMarker = Symbol.for("weft.error.SessionNotFoundError");
 
 /** No session has this id (or the id could not name one, such as ""). */
 export class SessionNotFoundError extends WeftError {
+  readonly [sessionNotFoundErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is SessionNotFoundError {
+    return hasMarker(error, sessionNotFoundErrorMarker);
+  }
+
   constructor(readonly sessionId: string) {
     super("session_not_found", sessionId === "" ? "The session id is empty." : `There is no session ${sessionId}.`);
     this.name = "SessionNotFoundError";
   }
 }
 
+const sessionStoreUnavailableErrorMarker = Symbol.for("weft.error.SessionStoreUnavailableError");
+
 /** The session store could not be read or written. `cause` is what the store threw. */
 export class SessionStoreUnavailableError extends WeftError {
+  readonly [sessionStoreUnavailableErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is SessionStoreUnavailableError {
+    return hasMarker(error, sessionStoreUnavailableErrorMarker);
+  }
+
   constructor(cause: unknown) {
     super("store_unavailable", `The session store is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = "SessionStoreUnavailableError";
   }
 }
 
+const sessionConflictErrorMarker = Symbol.for("weft.error.SessionConflictError");
+
+/** Another process changed the session since this one read it (its claim on the session ran out). */
+export class SessionConflictError extends WeftError {
+  readonly [sessionConflictErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is SessionConflictError {
+    return hasMarker(error, sessionConflictErrorMarker);
+  }
+
+  constructor(readonly sessionId: string) {
+    super("session_conflict", `Session ${sessionId} was changed by another agent process; reload it and try again.`);
+    this.name = "SessionConflictError";
+  }
+}
+
+const sessionBusyErrorMarker = Symbol.for("weft.error.SessionBusyError");
+
 /** Another agent process is running a turn of the session. */
 export class SessionBusyError extends WeftError {
+  readonly [sessionBusyErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is SessionBusyError {
+    return hasMarker(error, sessionBusyErrorMarker);
+  }
+
   constructor(readonly sessionId: string) {
     super("session_busy", `Session ${sessionId} has a turn running in another agent process; try again when it ends.`);
     this.name = "SessionBusyError";
   }
 }
 
+const turnFailedErrorMarker = Symbol.for("weft.error.TurnFailedError");
+
 /** A turn's run failed. `cause` is the run's error; `reason` its code, when it has one. */
 export class TurnFailedError extends WeftError {
-  readonly reason: string | undefined;
+  readonly [turnFailedErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is TurnFailedError {
+    return hasMarker(error, turnFailedErrorMarker);
+  }
+
+  readonly reason: WeftErrorCode | undefined;
 
   constructor(cause: Error) {
     super("turn_failed", `The agent failed: ${cause.message}`, { cause });
@@ -52,9 +100,9 @@ export async function fromStore<T>(call: () => T | Promise<T>): Promise<T> {
 }
 
 /** What a failed call to the session store means. */
-export function storeFailure(error: unknown): Error {
+export function storeFailure(error: unknown): WeftError {
   if (WeftError.isInstance(error) && (error.code === "session_conflict" || error.code === "session_not_found" || error.code === "store_unavailable")) {
-    return error.code === "store_unavailable" && !(error instanceof SessionStoreUnavailableError) ? new SessionStoreUnavailableError(error) : error;
+    return error.code === "store_unavailable" && !SessionStoreUnavailableError.isInstance(error) ? new SessionStoreUnavailableError(error) : error;
   }
   return new SessionStoreUnavailableError(error);
 }

@@ -7,7 +7,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 
-import { WeftError } from "../../errors/weft-error.js";
 import { dropOwner, holdOwner, leaseHeld, newLease, type Lease } from "../../graph/lease.js";
 import type { JsonValue } from "../../types/json.js";
 import type { Message } from "../../types/messages.js";
@@ -22,14 +21,9 @@ import {
   type AcpTurnRecord,
   sessionTitle,
 } from "./session-store.js";
+import { SessionConflictError } from "./session-errors.js";
 
-/** Another process changed the session since this one read it. */
-export class SessionConflictError extends WeftError {
-  constructor(readonly sessionId: string) {
-    super("session_conflict", `Session ${sessionId} was changed by another agent process; reload it and try again.`);
-    this.name = "SessionConflictError";
-  }
-}
+export { SessionConflictError };
 
 /** An AcpSessionStore that several processes can share. */
 export interface SharedAcpSessionStore extends AcpSessionStore {

@@ -4,10 +4,12 @@
 
 import { isAbsolute, resolve } from "node:path";
 
+import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
+
 import type { ToolDisplay, ToolLocation } from "../../types/tool-display.js";
 
-/** What a tool call does, so the editor can show it: ACP's tool kinds. */
-export type AcpToolKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
+/** What a tool call does, so the editor can show it: ACP's tool kinds, as the SDK defines them. */
+export type AcpToolKind = ToolKind;
 
 const KIND_WORDS: Array<[AcpToolKind, readonly string[]]> = [
   ["delete", ["delete", "remove", "rm", "unlink", "erase"]],
@@ -67,13 +69,13 @@ export function toolTitle(name: string, input: unknown): string {
 }
 
 /** Absolute paths named by path-like arguments, for the editor to follow along. */
-export function toolLocations(input: unknown, cwd: string): ToolLocation[] {
+export function toolLocations(input: unknown, cwd: string): ToolCallLocation[] {
   if (!input || typeof input !== "object") {
     return [];
   }
   const record = input as Record<string, unknown>;
   const line = [record.line, record.startLine, record.start_line, record.offset].find((value) => typeof value === "number" && Number.isInteger(value) && value > 0) as number | undefined;
-  const locations: ToolLocation[] = [];
+  const locations: ToolCallLocation[] = [];
   for (const key of PATH_KEYS) {
     const value = record[key];
     const paths = typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
@@ -81,7 +83,7 @@ export function toolLocations(input: unknown, cwd: string): ToolLocation[] {
       if (path.length === 0 || /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
         continue;
       }
-      const location: ToolLocation = { path: isAbsolute(path) ? path : resolve(cwd, path) };
+      const location: ToolCallLocation = { path: isAbsolute(path) ? path : resolve(cwd, path) };
       if (line !== undefined) {
         location.line = line;
       }
@@ -89,6 +91,11 @@ export function toolLocations(input: unknown, cwd: string): ToolLocation[] {
     }
   }
   return locations;
+}
+
+/** The files a tool reported, as ACP locations: a line only where there is one. */
+export function wireLocations(locations: readonly ToolLocation[]): ToolCallLocation[] {
+  return locations.map((location) => (location.line === undefined ? { path: location.path } : { path: location.path, line: location.line }));
 }
 
 /** The most characters of output one tool call sends the editor. */
@@ -105,9 +112,9 @@ export function boundText(text: string, limit: number): string {
 }
 
 /** ACP tool call content for what a tool showed, or else for its output as text. */
-export function toolContent(display: readonly ToolDisplay[] | undefined, output: unknown, limit: number): Record<string, unknown>[] {
+export function toolContent(display: readonly ToolDisplay[] | undefined, output: unknown, limit: number): ToolCallContent[] {
   if (display && display.length > 0) {
-    return display.map((item) => {
+    return display.map((item): ToolCallContent => {
       switch (item.type) {
         case "text":
           return { type: "content", content: { type: "text", text: boundText(item.text, limit) } };
@@ -149,7 +156,7 @@ export class ToolCallIds {
     return id;
   }
 
-  /** The session id for a call already seen (or a fresh one if it was never announced). */
+  /** The session id for a call already seen (or a fresh one for a call not announced before). */
   of(graphId: string): string {
     return this.latest.get(graphId) ?? this.allocate(graphId);
   }

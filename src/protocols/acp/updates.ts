@@ -2,13 +2,21 @@
 // updates that replay it on `session/load`. Live and replayed tool calls use the same ids, kinds,
 // titles and content, so a reloaded session looks as it did.
 
+import type { SessionUpdate, ToolCall, ToolCallStatus, ToolCallUpdate } from "@agentclientprotocol/sdk";
+
 import type { RunEvent } from "../../graph/events.js";
 import type { Message, ToolCallPart, ToolResultPart } from "../../types/messages.js";
 import { partToBlock } from "./content.js";
-import { type AcpToolKind, toolContent, type ToolCallIds, toolLocations, toolTitle } from "./tool-calls.js";
+import { type AcpToolKind, toolContent, type ToolCallIds, toolLocations, toolTitle, wireLocations } from "./tool-calls.js";
 
-/** What the agent tells the editor during a turn: ACP's `session/update`. */
-export type AcpSessionUpdate = { sessionUpdate: string } & Record<string, unknown>;
+/** What the agent tells the editor during a turn: ACP's `session/update`, as the SDK defines it. */
+export type AcpSessionUpdate = SessionUpdate;
+
+/** A `tool_call` update: a tool call announced. */
+export type ToolCallAnnouncement = ToolCall & { sessionUpdate: "tool_call" };
+
+/** A `tool_call_update` update: what changed about a tool call. */
+export type ToolCallChange = ToolCallUpdate & { sessionUpdate: "tool_call_update" };
 
 export interface UpdateContext {
   cwd: string;
@@ -18,8 +26,8 @@ export interface UpdateContext {
 }
 
 /** Announces a tool call: what the editor needs to show it before it runs. */
-export function toolCallUpdate(context: UpdateContext, id: string, toolName: string, input: unknown, status: string): AcpSessionUpdate {
-  const update: AcpSessionUpdate = {
+export function toolCallUpdate(context: UpdateContext, id: string, toolName: string, input: unknown, status: ToolCallStatus): ToolCallAnnouncement {
+  const update: ToolCallAnnouncement = {
     sessionUpdate: "tool_call",
     toolCallId: id,
     title: toolTitle(toolName, input),
@@ -53,22 +61,22 @@ export function eventUpdates(event: RunEvent, context: UpdateContext): AcpSessio
         }
         return [update];
       }
-      const update: AcpSessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: context.ids.of(event.toolCallId), status: "in_progress" };
+      const update: ToolCallChange = { sessionUpdate: "tool_call_update", toolCallId: context.ids.of(event.toolCallId), status: "in_progress" };
       if (event.title) {
         update.title = event.title;
       }
       if (event.locations?.length) {
-        update.locations = event.locations;
+        update.locations = wireLocations(event.locations);
       }
       return [update];
     }
     case "tool-update": {
-      const update: AcpSessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: context.ids.of(event.toolCallId) };
+      const update: ToolCallChange = { sessionUpdate: "tool_call_update", toolCallId: context.ids.of(event.toolCallId) };
       if (event.display) {
         update.content = toolContent(event.display, undefined, context.contentLimit);
       }
       if (event.locations) {
-        update.locations = event.locations;
+        update.locations = wireLocations(event.locations);
       }
       if (event.title) {
         update.title = event.title;
@@ -80,7 +88,7 @@ export function eventUpdates(event: RunEvent, context: UpdateContext): AcpSessio
       if (!context.ids.has(event.toolCallId)) {
         updates.push(toolCallUpdate(context, context.ids.allocate(event.toolCallId), event.toolName, undefined, "in_progress"));
       }
-      const update: AcpSessionUpdate = {
+      const update: ToolCallChange = {
         sessionUpdate: "tool_call_update",
         toolCallId: context.ids.of(event.toolCallId),
         status: event.status === "success" ? "completed" : "failed",
@@ -88,7 +96,7 @@ export function eventUpdates(event: RunEvent, context: UpdateContext): AcpSessio
         rawOutput: event.output ?? null,
       };
       if (event.locations?.length) {
-        update.locations = event.locations;
+        update.locations = wireLocations(event.locations);
       }
       updates.push(update);
       return updates;
@@ -150,13 +158,13 @@ export function replayUpdates(history: readonly Message[], context: UpdateContex
   return updates;
 }
 
-function replayedCall(context: UpdateContext, call: ToolCallPart, result: ToolResultPart | undefined): AcpSessionUpdate {
+function replayedCall(context: UpdateContext, call: ToolCallPart, result: ToolResultPart | undefined): ToolCallAnnouncement {
   const update = toolCallUpdate(context, context.ids.allocate(call.toolCallId), call.toolName, call.input, result && !result.isError ? "completed" : "failed");
   if (result) {
     update.content = toolContent(result.display, result.output, context.contentLimit);
     update.rawOutput = result.output ?? null;
     if (result.locations?.length) {
-      update.locations = result.locations;
+      update.locations = wireLocations(result.locations);
     }
   } else {
     update.content = [{ type: "content", content: { type: "text", text: "This tool call did not finish." } }];

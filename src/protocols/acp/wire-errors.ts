@@ -5,35 +5,49 @@
 import { RequestError } from "@agentclientprotocol/sdk";
 
 import { WeftError } from "../../errors/weft-error.js";
+import { InvalidCursorError, InvalidCwdError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
+import { SessionBusyError, SessionConflictError, SessionNotFoundError, TurnFailedError } from "./session-errors.js";
 
 /**
  * The JSON-RPC error for what a handler threw. RequestErrors pass as they are; weft errors keep
- * their message and carry their code as `data.code`; anything else is an internal error (its
+ * their message and carry their code as `data.code`, except requests refused as sent (invalid
+ * params, an invalid request), which carry what was wrong; anything else is an internal error (its
  * message, never its stack), and `unexpected` hears about it so it can be logged.
  */
 export function toRequestError(error: unknown, unexpected?: (error: unknown) => void): RequestError {
   if (error instanceof RequestError) {
     return error;
   }
-  if (WeftError.isInstance(error)) {
-    const fields = error as WeftError & { sessionId?: unknown; reason?: unknown };
-    switch (error.code) {
-      case "session_not_found":
-        return typeof fields.sessionId === "string" ? RequestError.sessionNotFound(fields.sessionId) : RequestError.resourceNotFound();
-      case "session_conflict":
-      case "session_busy":
-        return new RequestError(-32603, error.message, typeof fields.sessionId === "string" ? { code: error.code, sessionId: fields.sessionId } : { code: error.code });
-      case "store_unavailable":
-        return new RequestError(-32603, error.message.startsWith("The session store") ? error.message : `The session store is unavailable: ${error.message}`, { code: error.code });
-      case "turn_failed":
-        // The run's own code (model_call_failed, store_unavailable, ...) says more than "turn_failed".
-        return new RequestError(-32603, error.message, { code: typeof fields.reason === "string" ? fields.reason : error.code });
-      default:
-        return new RequestError(-32603, error.message, { code: error.code });
-    }
+  if (!WeftError.isInstance(error)) {
+    unexpected?.(error);
+    return RequestError.internalError(undefined, error instanceof Error ? error.message : String(error));
   }
-  unexpected?.(error);
-  return RequestError.internalError(undefined, error instanceof Error ? error.message : String(error));
+  if (SessionNotFoundError.isInstance(error)) {
+    return RequestError.sessionNotFound(error.sessionId);
+  }
+  if (SessionConflictError.isInstance(error) || SessionBusyError.isInstance(error)) {
+    return new RequestError(-32603, error.message, { code: error.code, sessionId: error.sessionId });
+  }
+  if (TurnFailedError.isInstance(error)) {
+    // The run's own code (model_call_failed, store_unavailable, ...) says more than "turn_failed".
+    return new RequestError(-32603, error.message, { code: error.reason ?? error.code });
+  }
+  if (InvalidCwdError.isInstance(error)) {
+    return RequestError.invalidParams({ cwd: error.cwd }, error.message);
+  }
+  if (InvalidCursorError.isInstance(error)) {
+    return RequestError.invalidParams({ cursor: error.cursor }, error.message);
+  }
+  if (PromptTooLargeError.isInstance(error)) {
+    return RequestError.invalidParams({ size: error.size, limit: error.limit }, error.message);
+  }
+  if (TurnInProgressError.isInstance(error)) {
+    return RequestError.invalidRequest({ sessionId: error.sessionId }, error.message);
+  }
+  if (error.code === "store_unavailable") {
+    return new RequestError(-32603, error.message.startsWith("The session store") ? error.message : `The session store is unavailable: ${error.message}`, { code: error.code });
+  }
+  return new RequestError(-32603, error.message, { code: error.code });
 }
 
 /** A request handler that answers what it throws through toRequestError(). */

@@ -1,7 +1,7 @@
 // The error for a machine where no SQLite driver loads: Node without node:sqlite (before 22.13)
 // and better-sqlite3 missing or never built. It says what failed and what to do, in plain words.
 
-import { WeftError } from "../../errors/weft-error.js";
+import { hasMarker, WeftError } from "../../errors/weft-error.js";
 import type { SqliteDriverName } from "./sqlite-connection.js";
 
 /** Why one driver could not load. */
@@ -13,8 +13,16 @@ export interface SqliteDriverFailure {
   error: unknown;
 }
 
+const sqliteUnavailableErrorMarker = Symbol.for("weft.error.SqliteUnavailableError");
+
 /** No SQLite driver could load here, so no SQLite store can open. */
 export class SqliteUnavailableError extends WeftError {
+  readonly [sqliteUnavailableErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is SqliteUnavailableError {
+    return hasMarker(error, sqliteUnavailableErrorMarker);
+  }
+
   constructor(
     readonly failures: readonly SqliteDriverFailure[],
     options: {

@@ -9,7 +9,7 @@ import type { AcpSessionInfo } from "../session-store.js";
 import { commandTool } from "./command-tool.js";
 import { DEFAULT_LIMITS, EditorAccess, type EditorLimits } from "./editor-access.js";
 import { fileTools } from "./file-tools.js";
-import { type McpServerConfig, SessionMcpServers } from "./mcp-servers.js";
+import { isMcpServer, SessionMcpServers } from "./mcp-servers.js";
 
 export interface AcpEditorOptions {
   /** Caps on what tools return and how long commands run. */
@@ -63,7 +63,10 @@ export function acpEditor(options: AcpEditorOptions = {}): AcpEditor {
 
     async openSession(session: AcpSessionInfo) {
       await close(session.id);
-      const configs = session.mcpServers as McpServerConfig[];
+      const configs = session.mcpServers.filter(isMcpServer);
+      if (configs.length < session.mcpServers.length) {
+        logger.warn("Left out MCP servers that ACP does not describe", { sessionId: session.id, count: session.mcpServers.length - configs.length });
+      }
       if (configs.length > 0) {
         // Connecting starts now and goes on in the background; the first turn waits for it.
         servers.set(session.id, new SessionMcpServers(configs, logger, () => access.limits.modelChars));

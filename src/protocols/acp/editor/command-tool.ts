@@ -2,6 +2,7 @@
 // offers terminals (the tool call then shows the live terminal), else as a local child process.
 // Either way the output kept is capped, a timeout stops it, and a cancel kills it.
 
+import type { TerminalExitStatus } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 
 import { defineTool, type Tool, type ToolOutput } from "../../../agent/tool.js";
@@ -9,11 +10,6 @@ import { killGroup, spawnGroup } from "../../../process/process-groups.js";
 import { boundText } from "../tool-calls.js";
 import type { EditorAccess } from "./editor-access.js";
 import { isWindowsPath } from "./session-paths.js";
-
-interface ExitStatus {
-  exitCode?: number | null | undefined;
-  signal?: string | null | undefined;
-}
 
 export function commandTool(access: EditorAccess, options: { ask: boolean }): Tool<unknown> {
   return defineTool({
@@ -51,7 +47,7 @@ export function commandTool(access: EditorAccess, options: { ask: boolean }): To
 }
 
 interface CommandResult {
-  status: ExitStatus;
+  status: TerminalExitStatus;
   output: string;
   truncated: boolean;
   timedOut: boolean;
@@ -67,7 +63,7 @@ async function inTerminal(
   signal: AbortSignal,
   onCreated: (terminalId: string) => void,
 ): Promise<CommandResult> {
-  const { terminalId } = await access.request<{ terminalId: string }>(
+  const { terminalId } = await access.request(
     "terminal/create",
     { sessionId, command: shell.command, args: shell.args, cwd, outputByteLimit: access.limits.commandOutputBytes },
     signal,
@@ -75,7 +71,7 @@ async function inTerminal(
   onCreated(terminalId);
   let timedOut = false;
   try {
-    const exited = access.request<ExitStatus>("terminal/wait_for_exit", { sessionId, terminalId });
+    const exited = access.request("terminal/wait_for_exit", { sessionId, terminalId });
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const stopped = new Promise<"timeout" | "cancel">((resolve) => {
@@ -95,7 +91,7 @@ async function inTerminal(
     if (first === "cancel") {
       throw signal.reason ?? new Error("cancelled");
     }
-    const output = await access.request<{ output: string; truncated: boolean; exitStatus?: ExitStatus | null | undefined }>("terminal/output", { sessionId, terminalId });
+    const output = await access.request("terminal/output", { sessionId, terminalId });
     const status = output.exitStatus ?? (await exited.catch(() => ({})));
     return { status, output: output.output, truncated: output.truncated, timedOut, terminalId };
   } finally {

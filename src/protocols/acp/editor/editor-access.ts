@@ -1,6 +1,8 @@
 // What the editor tools need from the bridge: the session's directory, what the editor can do, a way
 // to ask it, and the output limits an integrator set.
 
+import type { ClientRequestMethod, ClientRequestParamsByMethod, ClientRequestResponsesByMethod } from "@agentclientprotocol/sdk";
+
 import { WeftError } from "../../../errors/weft-error.js";
 import type { AcpConnection } from "../editor-bridge.js";
 import { EditorRequestError } from "./editor-request-error.js";
@@ -50,16 +52,16 @@ export class EditorAccess {
   }
 
   /**
-   * Asks the editor. When it answers with a JSON-RPC error, this rejects with an
-   * EditorRequestError that carries the editor's message and details (bounded), which is what a
-   * tool's error then tells the model.
+   * Asks the editor one of ACP's methods, with the SDK's params and answer for it. When it answers
+   * with a JSON-RPC error, this rejects with an EditorRequestError that carries the editor's
+   * message and details (bounded), which is what a tool's error then tells the model.
    */
-  async request<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T> {
+  async request<Method extends ClientRequestMethod>(method: Method, params: ClientRequestParamsByMethod[Method], signal?: AbortSignal): Promise<ClientRequestResponsesByMethod[Method]> {
     if (!this.connection) {
       throw new WeftError("not_attached", "The editor bridge is not attached to a connection.");
     }
     try {
-      return (await this.connection.request(method, params, signal)) as T;
+      return await this.connection.request(method, params, signal);
     } catch (error) {
       throw EditorRequestError.from(method, error);
     }

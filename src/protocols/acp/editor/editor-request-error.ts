@@ -4,13 +4,21 @@
 
 import { RequestError } from "@agentclientprotocol/sdk";
 
-import { WeftError } from "../../../errors/weft-error.js";
+import { hasMarker, WeftError } from "../../../errors/weft-error.js";
 
 /** The most characters of the editor's message, and of its details, kept. */
 const MESSAGE_CHARS = 500;
 const DETAILS_CHARS = 1_000;
 
+const editorRequestErrorMarker = Symbol.for("weft.error.EditorRequestError");
+
 export class EditorRequestError extends WeftError {
+  readonly [editorRequestErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is EditorRequestError {
+    return hasMarker(error, editorRequestErrorMarker);
+  }
+
   constructor(
     /** The request the editor refused, such as `fs/read_text_file`. */
     readonly method: string,

@@ -7,6 +7,7 @@
 
 import { posix, sep } from "node:path";
 
+import type { ReadTextFileRequest } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 
 import { type ApprovalDescription, defineTool, type Tool, type ToolOutput } from "../../../agent/tool.js";
@@ -24,7 +25,7 @@ const SEARCH_MAX_BYTES = 2 * 1024 * 1024;
 async function readText(access: EditorAccess, sessionId: string, target: ResolvedPath, signal: AbortSignal): Promise<string | undefined> {
   if (access.canRead()) {
     try {
-      const { content } = await access.request<{ content: string }>("fs/read_text_file", { sessionId, path: target.real }, signal);
+      const { content } = await access.request("fs/read_text_file", { sessionId, path: target.real }, signal);
       return content;
     } catch (error) {
       // An editor answers a missing file with an error; the disk tells whether it is missing.
@@ -78,7 +79,7 @@ async function describeLink(verb: string, access: EditorAccess, sessionId: strin
     leadsTo = shownPath(target.root, target.real);
     note = `${path} is a symbolic link, or goes through one: this changes ${target.real}.`;
   } catch (error) {
-    if (!(error instanceof PathOutsideError && error.throughLink && error.leadsTo !== undefined)) {
+    if (!(PathOutsideError.isInstance(error) && error.throughLink && error.leadsTo !== undefined)) {
       return undefined;
     }
     leadsTo = `${error.leadsTo} (outside the project; it will be refused)`;
@@ -111,14 +112,14 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
       const target = await fileTarget(access, context.threadId, path);
       let text: string | undefined;
       if (access.canRead()) {
-        const params: Record<string, unknown> = { sessionId: context.threadId, path: target.real };
+        const params: ReadTextFileRequest = { sessionId: context.threadId, path: target.real };
         if (line !== undefined) {
           params.line = line;
         }
         if (lines !== undefined) {
           params.limit = lines;
         }
-        text = (await access.request<{ content: string }>("fs/read_text_file", params, context.signal)).content;
+        text = (await access.request("fs/read_text_file", params, context.signal)).content;
       } else {
         text = await readText(access, context.threadId, target, context.signal);
         if (text === undefined) {

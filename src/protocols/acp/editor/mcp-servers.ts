@@ -4,6 +4,7 @@
 // works without it. The MCP SDK loads only when a session has servers (it is an optional peer;
 // the `weft` command bundles it).
 
+import type { McpServer } from "@agentclientprotocol/sdk";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 
 import type { Tool, ToolOutput } from "../../../agent/tool.js";
@@ -11,10 +12,21 @@ import { MissingPackageError } from "../../../errors/missing-package-error.js";
 import type { Logger } from "../../../types/logger.js";
 import { boundText } from "../tool-calls.js";
 
-/** An MCP server as ACP describes it in session/new and session/load. */
-export type McpServerConfig =
-  | { name: string; command: string; args: string[]; env: Array<{ name: string; value: string }> }
-  | { type: "http" | "sse"; name: string; url: string; headers: Array<{ name: string; value: string }> };
+/**
+ * Whether a value is an MCP server as ACP describes it in session/new and session/load: one to
+ * start (stdio) or one to reach over HTTP or SSE. A session's `mcpServers` come from the wire,
+ * where the SDK checked them, but its type leaves them unknown.
+ */
+export function isMcpServer(value: unknown): value is McpServer {
+  if (typeof value !== "object" || value === null || typeof (value as { name?: unknown }).name !== "string") {
+    return false;
+  }
+  const server = value as Record<string, unknown>;
+  if ("command" in server) {
+    return typeof server.command === "string" && Array.isArray(server.args) && Array.isArray(server.env);
+  }
+  return (server.type === "http" || server.type === "sse") && typeof server.url === "string" && Array.isArray(server.headers);
+}
 
 export interface McpFailure {
   server: string;
@@ -34,7 +46,7 @@ export class SessionMcpServers {
   private closed = false;
 
   constructor(
-    servers: readonly McpServerConfig[],
+    servers: readonly McpServer[],
     private readonly logger: Logger,
     private readonly outputLimit: () => number,
   ) {
@@ -52,7 +64,7 @@ export class SessionMcpServers {
     await Promise.all(this.clients.map((client) => client.close().catch(() => undefined)));
   }
 
-  private async connect(server: McpServerConfig, index: number): Promise<void> {
+  private async connect(server: McpServer, index: number): Promise<void> {
     let client: Client | undefined;
     try {
       const { Client } = await import("@modelcontextprotocol/sdk/client/index.js").catch((error: unknown) => {
@@ -113,7 +125,7 @@ export function toolName(server: string, tool: string): string {
   return `${clean(server)}__${clean(tool)}`.slice(0, 64);
 }
 
-async function transportFor(server: McpServerConfig) {
+async function transportFor(server: McpServer) {
   if ("command" in server) {
     const { StdioClientTransport, getDefaultEnvironment } = await import("@modelcontextprotocol/sdk/client/stdio.js");
     const env = { ...getDefaultEnvironment(), ...Object.fromEntries(server.env.map((variable) => [variable.name, variable.value])) };

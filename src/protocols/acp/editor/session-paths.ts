@@ -8,10 +8,18 @@ import { lstat, readlink, realpath } from "node:fs/promises";
 import { posix, win32 } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { WeftError } from "../../../errors/weft-error.js";
+import { hasMarker, WeftError } from "../../../errors/weft-error.js";
+
+const pathOutsideErrorMarker = Symbol.for("weft.error.PathOutsideError");
 
 /** A path that resolves outside the session's directory. */
 export class PathOutsideError extends WeftError {
+  readonly [pathOutsideErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is PathOutsideError {
+    return hasMarker(error, pathOutsideErrorMarker);
+  }
+
   constructor(
     readonly requested: string,
     readonly root: string,
@@ -25,8 +33,16 @@ export class PathOutsideError extends WeftError {
   }
 }
 
+const pathLoopErrorMarker = Symbol.for("weft.error.PathLoopError");
+
 /** A path with more links on the way than the system would follow (a loop, most likely). */
 export class PathLoopError extends WeftError {
+  readonly [pathLoopErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is PathLoopError {
+    return hasMarker(error, pathLoopErrorMarker);
+  }
+
   constructor(readonly requested: string) {
     super("path_loop", `Refused: ${JSON.stringify(requested)} goes through more than ${MAX_LINKS} symbolic links (a loop?).`);
     this.name = "PathLoopError";
@@ -125,7 +141,7 @@ export async function resolvePath(root: string, requested: string): Promise<Reso
   try {
     lexical = resolveInside(root, requested);
   } catch (error) {
-    if (!(error instanceof PathOutsideError) || realRoot === root) {
+    if (!PathOutsideError.isInstance(error) || realRoot === root) {
       throw error;
     }
     lexical = resolveInside(realRoot, requested);

@@ -1,0 +1,131 @@
+// Carrying on the turn a session was in the middle of when its agent stopped (a crash, a kill): the
+// run continues from its last checkpoint, or starts over when it never reached one; a question or
+// approval it was waiting on is asked again; and what the run finished that the session never got
+// is put into the conversation. docs/sessions.md ("After a crash") says which crash each step covers.
+
+import { WeftError } from "../../errors/weft-error.js";
+import { messageText } from "../../graph/messages.js";
+import type { ProtocolResult, ProtocolRun } from "../shared.js";
+import { turnMessagesOf } from "./transcript.js";
+import { Turn, type TurnParts } from "./turn.js";
+import { replayUpdates } from "./updates.js";
+
+/**
+ * Carries on the session's turn in progress, if it has one and no other process runs it. Never
+ * rejects: a turn that cannot be finished is logged and the person is told as the agent's message.
+ * Resolves when the turn has ended or waits for the person.
+ */
+export async function carryOnTurn(parts: TurnParts, signal: AbortSignal): Promise<void> {
+  const { session, logger } = parts;
+  const record = session.record.turn;
+  if (!record) {
+    return;
+  }
+  try {
+    const turn = new Turn(parts, record, Math.max(0, session.record.history.findIndex((message) => message.id === record.user.id)), signal);
+    const restarted = await restart(parts, turn);
+    if (!restarted) {
+      return;
+    }
+    const started = Date.now();
+    logger.info("Turn carried on", { sessionId: session.id, startedAt: record.startedAt });
+    const startOver = restarted.startOver;
+    const end = await turn.drive(restarted.run, {
+      restartOn: startOver && ((outcome) => (neverCheckpointed(parts, turn, outcome) ? startingOver(parts, startOver) : undefined)),
+      completing: (state) => recover(parts, turn, state),
+    });
+    if (end.status === "failed") {
+      await couldNotFinish(parts, end.error);
+      return;
+    }
+    logger.info("Turn ended", { sessionId: session.id, stopReason: end.stopReason, durationMs: Date.now() - started });
+  } catch (error) {
+    await couldNotFinish(parts, error);
+  }
+}
+
+async function couldNotFinish(parts: TurnParts, error: unknown): Promise<void> {
+  const message = error instanceof Error ? error.message : String(error);
+  parts.logger.warn("The interrupted turn could not be finished", { sessionId: parts.session.id, error: message });
+  void parts.updates.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `The turn that was in progress could not be finished: ${message}` } });
+  await parts.updates.flush();
+}
+
+function startingOver(parts: TurnParts, startOver: () => ProtocolRun): ProtocolRun {
+  parts.logger.info("The turn's run had no checkpoint yet; it starts over", { sessionId: parts.session.id });
+  return startOver();
+}
+
+/**
+ * The run that carries the turn on, or undefined when another process is running it. When the
+ * thread was claimed for the turn, the run continues from its last checkpoint, and `startOver`
+ * starts the turn again in case the agent died before the run's first checkpoint.
+ */
+async function restart(parts: TurnParts, turn: Turn): Promise<{ run: ProtocolRun; startOver?: (() => ProtocolRun) | undefined } | undefined> {
+  const { graph, session } = parts;
+  const options = turn.runOptions();
+  const thread = await graph.thread?.(session.id);
+  if (thread?.status === "running") {
+    return undefined;
+  }
+  const { record } = turn;
+  const startOver = (): ProtocolRun => {
+    if (record.kind === "resume" && record.answers) {
+      return graph.resume(record.answers, options);
+    }
+    const history = session.record.history;
+    const position = history.findIndex((message) => message.id === record.user.id);
+    const earlier = position >= 0 ? history.slice(0, position) : history.slice();
+    return graph.run(turn.input(messageText(record.user), record.user, earlier, record.blocks ?? []), options);
+  };
+  if (thread && thread.runId === options.runId && graph.continue) {
+    // A resume carries on from the paused step whatever happened; a new turn may have no step yet.
+    return record.kind === "invoke" ? { run: graph.continue(options), startOver } : { run: graph.continue(options) };
+  }
+  return { run: startOver() };
+}
+
+/**
+ * True when carrying a turn on found no checkpoint of it: the thread has nothing to continue, or
+ * (with the default input) its state does not hold the turn's prompt, so the run never began.
+ */
+function neverCheckpointed(parts: TurnParts, turn: Turn, outcome: ProtocolResult): boolean {
+  if (outcome.status === "failed") {
+    return WeftError.isInstance(outcome.error) && outcome.error.code === "nothing_to_continue";
+  }
+  if (outcome.status !== "completed" || parts.settings.input) {
+    return false;
+  }
+  return Array.isArray((outcome.output as { messages?: unknown } | undefined)?.messages) && turnMessagesOf(outcome.output, turn.record.user.id) === undefined;
+}
+
+/**
+ * After the carried-on run completed: the messages of the turn that the run's final state has and
+ * the conversation does not (the agent died after the run's checkpoint and before the session was
+ * written) are added to it in the run's order, and shown to the editor.
+ */
+async function recover(parts: TurnParts, turn: Turn, state: unknown): Promise<void> {
+  const { session, transcript, updates, view, logger } = parts;
+  const history = session.record.history;
+  if (history[turn.start]?.id !== turn.record.user.id) {
+    return;
+  }
+  history.push(...transcript.take(true));
+  const fromRun = turnMessagesOf(state, turn.record.user.id);
+  if (!fromRun) {
+    return;
+  }
+  const kept = history.slice(turn.start + 1);
+  const keptIds = new Set(kept.map((message) => message.id));
+  const missing = fromRun.filter((message) => !keptIds.has(message.id));
+  if (missing.length === 0) {
+    return;
+  }
+  const runIds = new Set(fromRun.map((message) => message.id));
+  const turnMessages = kept.every((message) => runIds.has(message.id)) ? fromRun : [...kept, ...missing];
+  history.splice(turn.start + 1, kept.length, ...turnMessages);
+  logger.info("Recovered the end of a turn from its run", { sessionId: session.id, messages: missing.length });
+  for (const update of replayUpdates(missing, view)) {
+    await updates.send(update);
+  }
+}

@@ -1,0 +1,76 @@
+// The local errors for requests the agent will not serve as they were sent: a directory that is not
+// absolute, a cursor it never gave, a prompt over the size limit, a load of a session whose turn is
+// still running. wire-errors.ts answers them as invalid params or an invalid request.
+
+import { hasMarker, WeftError } from "../../errors/weft-error.js";
+
+const invalidCwdErrorMarker = Symbol.for("weft.error.InvalidCwdError");
+
+/** A session's directory that is not an absolute path. */
+export class InvalidCwdError extends WeftError {
+  readonly [invalidCwdErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is InvalidCwdError {
+    return hasMarker(error, invalidCwdErrorMarker);
+  }
+
+  constructor(readonly cwd: string) {
+    super("invalid_cwd", `cwd must be an absolute path, not ${JSON.stringify(cwd)}.`);
+    this.name = "InvalidCwdError";
+  }
+}
+
+const invalidCursorErrorMarker = Symbol.for("weft.error.InvalidCursorError");
+
+/** A `session/list` cursor this agent did not give. */
+export class InvalidCursorError extends WeftError {
+  readonly [invalidCursorErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is InvalidCursorError {
+    return hasMarker(error, invalidCursorErrorMarker);
+  }
+
+  constructor(readonly cursor: string) {
+    super("invalid_cursor", "Unknown cursor.");
+    this.name = "InvalidCursorError";
+  }
+}
+
+const promptTooLargeErrorMarker = Symbol.for("weft.error.PromptTooLargeError");
+
+/** A prompt larger than the agent accepts, in bytes of JSON. */
+export class PromptTooLargeError extends WeftError {
+  readonly [promptTooLargeErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is PromptTooLargeError {
+    return hasMarker(error, promptTooLargeErrorMarker);
+  }
+
+  constructor(
+    readonly size: number,
+    readonly limit: number,
+  ) {
+    super("prompt_too_large", `The prompt is ${megabytes(size)}; this agent accepts prompts up to ${megabytes(limit)}.`);
+    this.name = "PromptTooLargeError";
+  }
+}
+
+const turnInProgressErrorMarker = Symbol.for("weft.error.TurnInProgressError");
+
+/** A load or resume of a session whose turn is running in this process. */
+export class TurnInProgressError extends WeftError {
+  readonly [turnInProgressErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is TurnInProgressError {
+    return hasMarker(error, turnInProgressErrorMarker);
+  }
+
+  constructor(readonly sessionId: string) {
+    super("turn_in_progress", `Session ${sessionId} has a turn in progress; cancel it first.`);
+    this.name = "TurnInProgressError";
+  }
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

@@ -1,0 +1,313 @@
+// One turn of a session: starts the prompt's run (or resumes the paused one with the prompt's
+// answers), streams the run's events to the editor and keeps the conversation as each step becomes
+// durable, asks the person for each tool approval and resumes, asks questions and stops there, and
+// finishes: leaves the conversation as docs/sessions.md says for how the turn ended, and writes the
+// session. A turn's end is a value (turn-end.ts); it never builds a wire error.
+
+import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
+
+import { isToolApproval, type ToolApprovalAnswer, type ToolApprovalRequest } from "../../agent/tool-approval.js";
+import { createMessageId } from "../../graph/messages.js";
+import type { Logger } from "../../types/logger.js";
+import type { AssistantMessage, Message } from "../../types/messages.js";
+import type { Principal } from "../../types/principal.js";
+import type { ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRun } from "../shared.js";
+import { type AcpContentBlock, promptToMessage } from "./content.js";
+import { settleFailedTurn } from "./failed-turn.js";
+import type { PermissionChoice } from "./permissions.js";
+import { questionText } from "./questions.js";
+import { PromptTooLargeError } from "./request-errors.js";
+import { storeFailure, TurnFailedError } from "./session-errors.js";
+import type { AcpSessionInfo, AcpTurnRecord } from "./session-store.js";
+import type { StoredSession } from "./stored-session.js";
+import { toolContent } from "./tool-calls.js";
+import type { Transcript } from "./transcript.js";
+import { type AcpStopReason, ended, failed, stopReasonOf, type TurnEnd } from "./turn-end.js";
+import type { UpdateSink } from "./update-sink.js";
+import { eventUpdates, toolCallUpdate, type UpdateContext } from "./updates.js";
+
+/** The integrator's choices that shape a turn (see AcpOptions). */
+export interface TurnSettings {
+  principal: Principal | undefined;
+  input: ((prompt: string, session: AcpSessionInfo, history: Message[], blocks: AcpContentBlock[]) => unknown) | undefined;
+  answer: ((prompt: string, interrupt: ProtocolInterrupt) => unknown) | undefined;
+  failures: "error" | "message";
+  maxPromptBytes: number;
+}
+
+/** What a turn works with: its session's parts, and the integrator's choices. */
+export interface TurnParts {
+  graph: ProtocolGraph;
+  /** The session's record and its writes. */
+  session: StoredSession;
+  /** Where the session's updates go. */
+  updates: UpdateSink;
+  /** The messages of the run so far, as events finish them. */
+  transcript: Transcript;
+  /** How tool calls look in this session's updates. */
+  view: UpdateContext;
+  /** Asks the person about a tool call (session/request_permission). */
+  askPermission: (toolCall: ToolCallUpdate, toolName: string, signal: AbortSignal) => Promise<PermissionChoice>;
+  /** Messages for the person to show at the start of the turn (an MCP server that failed). */
+  notices: () => Promise<string[]>;
+  logger: Logger;
+  settings: TurnSettings;
+}
+
+export interface DriveOptions {
+  /**
+   * Looks at each outcome first: a run that replaces it (the turn starts over) or undefined. It is
+   * asked until it gives a run, once.
+   */
+  restartOn?: ((outcome: ProtocolResult) => ProtocolRun | undefined) | undefined;
+  /** Called with a completed run's final state before the turn finishes. */
+  completing?: ((state: unknown) => Promise<void>) | undefined;
+}
+
+/**
+ * Starts the turn of a prompt: puts the prompt in the conversation, marks the turn as in progress
+ * and writes both before anything runs, then drives the run to the turn's end. A prompt over the
+ * size limit, or one the store cannot take, ends the turn before anything ran, the session as it was.
+ */
+export async function startTurn(parts: TurnParts, blocks: AcpContentBlock[], signal: AbortSignal): Promise<TurnEnd> {
+  const { settings } = parts;
+  const size = blocks.reduce((total, block) => total + JSON.stringify(block).length, 0);
+  if (size > settings.maxPromptBytes) {
+    return failed(new PromptTooLargeError(size, settings.maxPromptBytes));
+  }
+  const record = parts.session.record;
+  const prompt = promptToMessage(blocks);
+  const history = record.history.slice();
+  const pending = record.pending ?? [];
+  const turn: AcpTurnRecord = { kind: pending.length > 0 ? "resume" : "invoke", user: prompt.forHistory, blocks, startedAt: new Date().toISOString() };
+  if (pending.length > 0) {
+    const answers: Record<string, unknown> = { ...record.answered };
+    for (const interrupt of pending) {
+      answers[interrupt.id] = settings.answer ? settings.answer(prompt.text, interrupt) : prompt.text;
+    }
+    turn.answers = answers;
+  }
+  record.history.push(prompt.forHistory);
+  record.turn = turn;
+  delete record.pending;
+  delete record.answered;
+  try {
+    await parts.session.persist();
+  } catch (error) {
+    // Nothing ran: take the prompt back so the session is as it was, and say why.
+    record.history = history;
+    delete record.turn;
+    if (pending.length > 0) {
+      record.pending = pending;
+    }
+    return failed(storeFailure(error));
+  }
+  for (const notice of await parts.notices()) {
+    void parts.updates.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${notice}\n\n` } });
+  }
+  const running = new Turn(parts, turn, history.length, signal);
+  const first =
+    turn.kind === "resume" && turn.answers
+      ? parts.graph.resume(turn.answers, running.runOptions())
+      : parts.graph.run(running.input(prompt.text, prompt.forModel, history, blocks), running.runOptions());
+  return running.drive(first);
+}
+
+export class Turn {
+  constructor(
+    private readonly parts: TurnParts,
+    /** The turn as the session keeps it while it is in progress. */
+    readonly record: AcpTurnRecord,
+    /** Where the turn's prompt is in the conversation. */
+    readonly start: number,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  /** The run id of the turn: the same for every run of it, so a restart can tell whose run a thread holds. */
+  get runId(): string {
+    return `turn:${this.parts.session.id}:${this.record.startedAt}`;
+  }
+
+  runOptions(): { threadId: string; runId: string; signal: AbortSignal; principal?: Principal | undefined } {
+    const options: { threadId: string; runId: string; signal: AbortSignal; principal?: Principal | undefined } = { threadId: this.parts.session.id, runId: this.runId, signal: this.signal };
+    if (this.parts.settings.principal) {
+      options.principal = this.parts.settings.principal;
+    }
+    return options;
+  }
+
+  /** The graph's input for the prompt: the integrator's `input`, or the conversation with the prompt. */
+  input(text: string, user: Message, history: Message[], blocks: AcpContentBlock[]): unknown {
+    const { input } = this.parts.settings;
+    return input ? input(text, this.parts.session.info, history, blocks) : { messages: [...history, user] };
+  }
+
+  /**
+   * Streams runs of the turn until it ends: each approval the graph asks for becomes a permission
+   * request and the run resumes; questions end the turn and wait for the next prompt.
+   */
+  async drive(first: ProtocolRun, options: DriveOptions = {}): Promise<TurnEnd> {
+    let run = first;
+    let outcome: ProtocolResult;
+    let restartOn = options.restartOn;
+    for (;;) {
+      await this.stream(run);
+      outcome = await run.outcome;
+      const again = restartOn?.(outcome);
+      if (again) {
+        run = again;
+        restartOn = undefined;
+        continue;
+      }
+      if (outcome.status !== "interrupted") {
+        break;
+      }
+      const approvals: Array<{ id: string; request: ToolApprovalRequest }> = [];
+      const questions: ProtocolInterrupt[] = [];
+      for (const interrupt of outcome.interrupts) {
+        if (isToolApproval(interrupt.value)) {
+          approvals.push({ id: interrupt.id, request: interrupt.value });
+        } else {
+          questions.push(interrupt);
+        }
+      }
+      const answers: Record<string, unknown> = {};
+      for (const { id, request } of approvals) {
+        const answer = await this.approve(request);
+        if (answer === "cancelled") {
+          return this.finish({ status: "cancelled" });
+        }
+        answers[id] = answer;
+      }
+      if (questions.length > 0) {
+        await this.ask(questions);
+        const record = this.parts.session.record;
+        record.pending = questions;
+        if (Object.keys(answers).length > 0) {
+          record.answered = answers;
+        }
+        return this.finish(outcome);
+      }
+      if (this.signal.aborted) {
+        return this.finish({ status: "cancelled" });
+      }
+      run = this.parts.graph.resume(answers, this.runOptions());
+    }
+    if (options.completing && outcome.status === "completed") {
+      await options.completing(outcome.output);
+    }
+    return this.finish(outcome);
+  }
+
+  /** The answer to an approval: remembered, or the person's; `cancelled` when the turn was. */
+  private async approve(request: ToolApprovalRequest): Promise<ToolApprovalAnswer | "cancelled"> {
+    const { session, view, logger } = this.parts;
+    const remembered = session.remembered(request.toolName);
+    if (remembered !== undefined) {
+      return remembered ? { decision: "approve" } : { decision: "reject", reason: `The person chose to always reject ${request.toolName}.` };
+    }
+    const { sessionUpdate: _announced, ...toolCall } = toolCallUpdate(view, view.ids.of(request.toolCallId), request.toolName, request.input, "pending");
+    // The tool's own description of the call, such as where a path that is a link leads.
+    if (request.title) {
+      toolCall.title = request.title;
+    }
+    if (request.display?.length) {
+      toolCall.content = toolContent(request.display, undefined, view.contentLimit);
+    }
+    const choice = await this.parts.askPermission(toolCall, request.toolName, this.signal);
+    switch (choice.decision) {
+      case "cancelled":
+        return "cancelled";
+      case "failed":
+        logger.warn("The permission request failed; the tool call is rejected", { sessionId: session.id, error: choice.error });
+        return { decision: "reject", reason: "The permission request failed." };
+      case "allow":
+      case "reject":
+        if (choice.always) {
+          session.remember(request.toolName, choice.decision === "allow");
+        }
+        return choice.decision === "allow" ? { decision: "approve" } : { decision: "reject" };
+    }
+  }
+
+  /** Asks questions as the agent's message; the message is kept in the conversation. */
+  private async ask(questions: ProtocolInterrupt[]): Promise<void> {
+    const text = questions.map(questionText).join("\n\n");
+    const message: AssistantMessage = { id: createMessageId("question"), role: "assistant", parts: [{ type: "text", text }], createdAt: new Date().toISOString() };
+    await this.parts.updates.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text }, messageId: message.id });
+    this.parts.transcript.observe({ type: "message", message });
+  }
+
+  /** Forwards a run's events as updates and keeps the conversation as each step becomes durable. */
+  private async stream(run: ProtocolRun): Promise<void> {
+    const { session, updates, transcript, view } = this.parts;
+    for await (const event of run) {
+      for (const update of eventUpdates(event, view)) {
+        const written = updates.send(update);
+        if (written) {
+          await written;
+        }
+      }
+      transcript.observe(event);
+      if (event.type === "checkpoint") {
+        const finished = transcript.take(event.status !== "interrupted");
+        if (finished.length > 0) {
+          session.record.history.push(...finished);
+          session.persist().catch(() => undefined);
+        }
+      }
+    }
+  }
+
+  /**
+   * Ends the turn: the conversation takes what the run finished (a refused prompt leaves it, a
+   * failed turn is settled as settleFailedTurn says), the turn is no longer in progress, and the
+   * session is written. When that write fails, the prompt is answered with the store's error and
+   * taken back unless a tool ran; the store still has the turn in progress (see StoredSession.claim).
+   */
+  private async finish(outcome: ProtocolResult): Promise<TurnEnd> {
+    const { session, updates, transcript, logger, settings } = this.parts;
+    const record = session.record;
+    record.history.push(...transcript.take(outcome.status !== "interrupted"));
+    const ran = record.history;
+    let stopReason: AcpStopReason = "end_turn";
+    let failureMessage: AssistantMessage | undefined;
+    if (outcome.status === "cancelled") {
+      stopReason = "cancelled";
+    } else if (outcome.status === "completed") {
+      stopReason = stopReasonOf(outcome.finish);
+      if (stopReason === "refusal") {
+        // ACP: a refused prompt is left out of the conversation from now on.
+        record.history.length = this.start;
+      }
+    } else if (outcome.status === "failed") {
+      logger.error("The agent's run failed", { sessionId: session.id, error: outcome.error.message });
+      const shown = settings.failures === "message" ? outcome.error.message : undefined;
+      record.history = settleFailedTurn(ran, this.start, { error: outcome.error, shown });
+      failureMessage = shown === undefined ? undefined : (record.history.at(-1) as AssistantMessage);
+    }
+    if (record.turn === this.record) {
+      delete record.turn;
+    }
+    await updates.flush();
+    try {
+      await session.persist();
+    } catch (error) {
+      const failure = storeFailure(error);
+      if (failure.code === "store_unavailable") {
+        record.history = settleFailedTurn(ran, this.start, { error: failure });
+        session.leaveUnsaved(this.record);
+      }
+      return failed(failure);
+    }
+    if (outcome.status === "failed") {
+      if (failureMessage) {
+        void updates.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n${outcome.error.message}` }, messageId: failureMessage.id });
+        await updates.flush();
+        return ended("end_turn");
+      }
+      return failed(new TurnFailedError(outcome.error));
+    }
+    return ended(stopReason);
+  }
+}

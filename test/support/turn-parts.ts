@@ -1,0 +1,80 @@
+// The parts a session's turns work with, made of real pieces (a StoredSession over a real session
+// store, an UpdateSink, a Transcript) whose editor end is a plain recorder: the updates sent and
+// the permissions asked, with answers a test chooses. For unit tests of turns without a wire.
+
+import type * as acp from "@agentclientprotocol/sdk";
+
+import type { PermissionChoice } from "../../src/protocols/acp/permissions.js";
+import { type AcpSessionRecord, type AcpSessionStore, MemoryAcpSessionStore } from "../../src/protocols/acp/session-store.js";
+import { StoredSession } from "../../src/protocols/acp/stored-session.js";
+import { ToolCallIds } from "../../src/protocols/acp/tool-calls.js";
+import { Transcript } from "../../src/protocols/acp/transcript.js";
+import type { TurnParts, TurnSettings } from "../../src/protocols/acp/turn.js";
+import { UpdateSink } from "../../src/protocols/acp/update-sink.js";
+import type { ProtocolGraph } from "../../src/protocols/shared.js";
+import type { Logger } from "../../src/types/logger.js";
+
+export interface LogLine {
+  level: "debug" | "info" | "warn" | "error";
+  message: string;
+  fields: Record<string, unknown> | undefined;
+}
+
+export interface TestParts {
+  parts: TurnParts;
+  store: AcpSessionStore;
+  /** The session as the store now has it. */
+  stored(): Promise<AcpSessionRecord | undefined>;
+  updates: acp.SessionUpdate[];
+  asked: Array<{ toolCall: acp.ToolCallUpdate; toolName: string }>;
+  logs: LogLine[];
+  /** The text of the agent's message chunks sent so far. */
+  text(): string;
+}
+
+export interface TestPartsOptions {
+  store?: AcpSessionStore | undefined;
+  record?: AcpSessionRecord | undefined;
+  settings?: Partial<TurnSettings> | undefined;
+  /** The person's answer to each permission request; allow once by default. */
+  answer?: ((toolCall: acp.ToolCallUpdate, toolName: string) => PermissionChoice | Promise<PermissionChoice>) | undefined;
+  notices?: string[] | undefined;
+}
+
+export function newRecord(sessionId = "sess_1"): AcpSessionRecord {
+  return { info: { id: sessionId, cwd: "/project", mcpServers: [] }, history: [], always: [], updatedAt: new Date().toISOString() };
+}
+
+export function testParts(graph: ProtocolGraph, options: TestPartsOptions = {}): TestParts {
+  const logs: LogLine[] = [];
+  const at = (level: LogLine["level"]) => (message: string, fields?: Record<string, unknown>) => void logs.push({ level, message, fields });
+  const logger: Logger = { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+  const store = options.store ?? new MemoryAcpSessionStore();
+  const record = options.record ?? newRecord();
+  const updates: acp.SessionUpdate[] = [];
+  const asked: TestParts["asked"] = [];
+  const notices = options.notices ? [...options.notices] : [];
+  const parts: TurnParts = {
+    graph,
+    session: new StoredSession(store, record, logger),
+    updates: new UpdateSink(record.info.id, async (notification) => void updates.push(notification.update), logger),
+    transcript: new Transcript(),
+    view: { cwd: record.info.cwd, ids: new ToolCallIds(), kind: () => "other", contentLimit: 1000 },
+    askPermission: async (toolCall, toolName) => {
+      asked.push({ toolCall, toolName });
+      return options.answer ? options.answer(toolCall, toolName) : { decision: "allow", always: false };
+    },
+    notices: async () => notices.splice(0),
+    logger,
+    settings: { principal: undefined, input: undefined, answer: undefined, failures: "error", maxPromptBytes: 1024 * 1024, ...options.settings },
+  };
+  return {
+    parts,
+    store,
+    stored: async () => store.get(record.info.id),
+    updates,
+    asked,
+    logs,
+    text: () => updates.map((update) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? update.content.text : "")).join(""),
+  };
+}
