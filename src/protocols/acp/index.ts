@@ -23,5 +23,3 @@ export type { ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRunOptio
 export { acpEditor, type AcpEditor, type AcpEditorOptions } from "./editor/acp-editor.js";
 export type { EditorLimits } from "./editor/editor-access.js";
 export { PathOutsideError } from "./editor/session-paths.js";
-export { CODING_AGENT_INSTRUCTIONS, serveCodingAgent, type CodingAgentOptions } from "./coding-agent.js";
-export { LocalFiles, LocalTerminals } from "./client/index.js";
