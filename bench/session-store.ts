@@ -9,7 +9,7 @@ import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 
 import { connectInProcess } from "../test/support/in-process.js";
-import { serveCodingAgent } from "../src/protocols/acp/coding-agent.js";
+import { serveCodingAgent } from "../src/coding-agent/serve-coding-agent.js";
 import type { AcpStreams } from "../src/protocols/acp/streams.js";
 import { openStore } from "../src/stores/open-store.js";
 import { ScriptedModel } from "../src/testing/scripted-model.js";

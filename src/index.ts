@@ -1,6 +1,7 @@
 // The public surface of weft. Named exports only, grouped by layer. Store drivers with native or
 // network dependencies live on their own subpaths (`weftjs/stores/sqlite`, `…/postgres`, `…/redis`),
-// the ACP server on `weftjs/acp`, and test fakes on `weftjs/testing`.
+// the ACP server (with the Protocol* types of the graph it serves) on `weftjs/acp`, and test fakes
+// on `weftjs/testing`.
 
 // Core types: plain data shared by every layer.
 export type { JsonObject, JsonValue } from "./types/json.js";
@@ -53,9 +54,6 @@ export type { Interrupt } from "./graph/interrupt.js";
 export type { FinishReason, NodeEvent, PlanEntry, RunEvent, RuntimeEvent, Usage } from "./graph/events.js";
 export type { GraphRun, RunFinish, RunOptions, RunOutcome } from "./graph/run-outcome.js";
 export { GraphDefinitionError, LeaseLostError, NodeFailedError, ThreadBusyError, UnknownInterruptError } from "./graph/graph-errors.js";
-
-// The seam protocol servers use.
-export type { ProtocolEvent, ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRun, ProtocolRunOptions, ProtocolThread } from "./protocols/shared.js";
 
 // Agents: the model/tool loop.
 export { approvalId, createAgent, type AgentChannels, type AgentInput, type AgentOptions, type ApprovalPolicy, type ToolList, type ToolQuestion } from "./agent/create-agent.js";

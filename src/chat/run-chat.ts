@@ -8,8 +8,8 @@ import { Readable, Writable } from "node:stream";
 
 import * as acp from "@agentclientprotocol/sdk";
 
-import { LocalFiles } from "../protocols/acp/client/local-files.js";
-import { LocalTerminals } from "../protocols/acp/client/local-terminals.js";
+import { LocalFiles } from "./local-files.js";
+import { LocalTerminals } from "./local-terminals.js";
 import { type Style, terminalStyle, UpdateRenderer } from "./render-updates.js";
 import { Spinner } from "./spinner.js";
 

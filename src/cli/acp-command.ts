@@ -2,10 +2,10 @@
 
 import { PassThrough } from "node:stream";
 
+import { serveCodingAgent } from "../coding-agent/serve-coding-agent.js";
 import { lazyModel } from "../models/lazy-model.js";
 import { UnconfiguredModel } from "../models/unconfigured-model.js";
 import { killAllGroups } from "../process/process-groups.js";
-import { serveCodingAgent } from "../protocols/acp/coding-agent.js";
 import type { AcpStreams } from "../protocols/acp/streams.js";
 import { LazyStore } from "../stores/lazy-store.js";
 import { openStore } from "../stores/open-store.js";

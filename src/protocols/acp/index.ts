@@ -1,10 +1,18 @@
-// weftjs/acp: serve a graph to an editor over the Agent Client Protocol.
+// weftjs/acp: serve a graph to an editor over the Agent Client Protocol. What an integrator needs
+// and nothing more: the server and its options, where sessions are kept, the bridge to what the
+// editor offers, the errors a caller can meet, and the wire types those mention. The client side
+// of fs and terminals (`weft chat`) and the coding agent (`weft acp`) are the CLI's, not this entry's.
 
+// Serving a graph.
 export { ACP_PROTOCOL_VERSION, serveAcp, type AcpOptions, type AcpServer } from "./serve-acp.js";
-export type { AcpStopReason } from "./acp-session.js";
-export type { AcpContentBlock } from "./content.js";
-export type { AcpClientCapabilities, AcpConnection, AcpEditorBridge } from "./editor-bridge.js";
-export { SessionConflictError, storeAcpSessions, type SharedAcpSessionStore } from "./store-sessions.js";
+export type { AcpStreams } from "./streams.js";
+export type { LineLimits } from "./line-limits.js";
+export { guessToolKind } from "./tool-calls.js";
+
+// What a protocol server serves: the graph seam (createAgent() and StateGraph graphs implement it).
+export type { ProtocolEvent, ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRun, ProtocolRunOptions, ProtocolThread } from "../shared.js";
+
+// Sessions and the stores that keep them.
 export {
   MemoryAcpSessionStore,
   type AcpSessionClaim,
@@ -14,14 +22,19 @@ export {
   type AcpSessionSummary,
   type AcpTurnRecord,
 } from "./session-store.js";
-export type { AcpStreams } from "./streams.js";
-export { AcpConnectionError, type AcpConnectionErrorCode } from "./connection-error.js";
-export type { LineLimits } from "./line-limits.js";
-export { guessToolKind, type AcpToolKind } from "./tool-calls.js";
-export type { AcpSessionUpdate } from "./updates.js";
-export type { ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRunOptions } from "../shared.js";
+export { storeAcpSessions, type SharedAcpSessionStore } from "./store-sessions.js";
+
+// The editor bridge: the editor's files, terminals and MCP servers as the agent's tools.
+export type { AcpClientCapabilities, AcpConnection, AcpEditorBridge } from "./editor-bridge.js";
 export { acpEditor, type AcpEditor, type AcpEditorOptions } from "./editor/acp-editor.js";
 export type { EditorLimits } from "./editor/editor-access.js";
-export { PathOutsideError } from "./editor/session-paths.js";
-export { CODING_AGENT_INSTRUCTIONS, serveCodingAgent, type CodingAgentOptions } from "./coding-agent.js";
-export { LocalFiles, LocalTerminals } from "./client/index.js";
+
+// Errors: why a connection ended (AcpServer.closed), and the conflict a shared session store reports.
+export { AcpConnectionError, type AcpConnectionErrorCode } from "./connection-error.js";
+export { SessionConflictError } from "./session-errors.js";
+
+// Wire types, as the SDK defines them, under the names the options above use.
+export type { AcpContentBlock } from "./content.js";
+export type { AcpSessionUpdate } from "./updates.js";
+export type { AcpStopReason } from "./turn-end.js";
+export type { AcpToolKind } from "./tool-calls.js";

@@ -12,8 +12,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AgentProcess, fixturesDir, stopAndCheck } from "../../../../test/support/agent-process.js";
 import { startHttpMcpServer, type HttpMcpServer } from "../../../../test/support/mcp-http-server.js";
 import { processAlive } from "../../../../test/support/processes.js";
+import { LocalTerminals } from "../../../chat/local-terminals.js";
 import { FakeModelServer, type ChatRequest, type FakeReply } from "../../../testing/fake-model-server.js";
-import { LocalTerminals } from "../client/local-terminals.js";
 
 let project: string;
 let outside: string;

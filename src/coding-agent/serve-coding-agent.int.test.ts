@@ -7,11 +7,11 @@ import { join } from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { connectInProcess, type InProcessAgent } from "../../../test/support/in-process.js";
-import { resolveModel } from "../../models/resolve-model.js";
-import { MemoryStore } from "../../store-core/memory-store.js";
-import { FakeModelServer, type FakeScript } from "../../testing/fake-model-server.js";
-import { serveCodingAgent, type CodingAgentOptions } from "./coding-agent.js";
+import { connectInProcess, type InProcessAgent } from "../../test/support/in-process.js";
+import { resolveModel } from "../models/resolve-model.js";
+import { MemoryStore } from "../store-core/memory-store.js";
+import { FakeModelServer, type FakeScript } from "../testing/fake-model-server.js";
+import { serveCodingAgent, type CodingAgentOptions } from "./serve-coding-agent.js";
 
 let project: string;
 let model: FakeModelServer | undefined;

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 
 import type * as acp from "@agentclientprotocol/sdk";
 
-import { killGroup, spawnGroup } from "../../../process/process-groups.js";
+import { killGroup, spawnGroup } from "../process/process-groups.js";
 
 interface Terminal {
   child: ChildProcess;
