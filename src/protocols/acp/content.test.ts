@@ -60,6 +60,31 @@ describe("promptToMessage", () => {
     expect(message.forHistory.id).toBe(message.forModel.id);
   });
 
+  it("fills in what a block left out: an image's type, a link's name, a missing text or file, the type in an audio note", () => {
+    const message = promptToMessage([
+      { type: "image", data: "iVBORw0KGgo=" },
+      { type: "text" },
+      { type: "resource_link", uri: "file:///c.ts" },
+      { type: "resource" },
+      { type: "audio", data: "UklGRg==" },
+    ]);
+    expect(message.forModel.parts).toEqual([
+      { type: "image", data: "iVBORw0KGgo=", mediaType: "image/png" },
+      { type: "text", text: "" },
+      { type: "link", uri: "file:///c.ts", name: "file:///c.ts" },
+      { type: "file", uri: "" },
+      { type: "audio", data: "UklGRg==", mediaType: "audio/wav" },
+    ]);
+    expect(message.forHistory.parts[4]).toEqual({ type: "text", text: "[Audio clip (audio, 1 KB) was heard in this turn; its recording is not kept.]" });
+    expect(message.text).toBe("");
+  });
+
+  it("takes an image's URL only when it is http(s), and else says the image had no data", () => {
+    expect(promptToMessage([{ type: "image", data: "", uri: "file:///cat.png", mimeType: "image/png" }]).forModel.parts).toEqual([
+      { type: "text", text: "[The editor attached an image here that was not sent to the model: it had no data.]" },
+    ]);
+  });
+
   it("says so instead of sending a block of a kind it does not read", () => {
     expect(promptToMessage([{ type: "video", uri: "file:///v.mp4" }]).forModel.parts).toEqual([{ type: "text", text: '[The editor sent a "video" block, which this agent does not read.]' }]);
   });

@@ -71,6 +71,13 @@ describe("requestPermission", () => {
     expect(await editor(() => ({ outcome: { outcome: "cancelled" } })).ask()).toEqual({ decision: "cancelled" });
   });
 
+  it("reads the editor's answer that the request was cancelled (-32800) as the turn cancelled, not as a failure", async () => {
+    const choice = await editor(() => {
+      throw new acp.RequestError(-32800, "Request cancelled");
+    }).ask();
+    expect(choice).toEqual({ decision: "cancelled" });
+  });
+
   it("reads a request the editor fails as failed, with its message", async () => {
     const choice = await editor(() => {
       throw acp.RequestError.internalError(undefined, "the dialog crashed");

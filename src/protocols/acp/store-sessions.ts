@@ -1,8 +1,15 @@
 // storeAcpSessions(): ACP sessions in any long-term Store. Each session lives in one namespace: a
 // `meta` item (everything but the conversation), one item per message, and a `lease` item while a
-// process runs a turn of it. A write appends only the messages that are new, then commits by
-// replacing `meta` with a compare-and-put, so writing a turn costs the size of the turn and a
-// process working from a stale copy is refused instead of overwriting someone else's turn.
+// process runs a turn of it. A write adds only the messages that are new, under keys no other write
+// uses, then commits by replacing `meta` with a compare-and-put, so writing a turn costs the size of
+// the turn, and a process working from a stale copy is refused without touching anything the
+// committed record reads.
+//
+// The messages of one write are a segment: the items `m:<index>:<write>` from its first index on,
+// each naming the segment it follows. `meta` names the segment that holds the last message; a read
+// walks from it back through the segments it follows, taking each index from the newest segment
+// that covers it. Items no committed record reaches (a write that was refused or cut short, or
+// messages a later write replaced) are removed by the next write that commits.
 
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
@@ -34,21 +41,43 @@ export interface SharedAcpSessionStore extends AcpSessionStore {
 }
 
 interface Meta {
-  v: 1;
+  /** 2: messages in segments; 1: one item `m:<index>` per message (read as one segment, named ""). */
+  v: 1 | 2;
   info: AcpSessionInfo;
   always: Array<[string, boolean]>;
   pending?: ProtocolInterrupt[] | undefined;
   answered?: Record<string, unknown> | undefined;
   turn?: AcpTurnRecord | undefined;
   updatedAt: string;
-  /** How many messages the conversation has; message items at or past it are leftovers. */
+  /** How many messages the conversation has. */
   count: number;
+  /** The segment holding the last message (absent with no messages, or in a version 1 record). */
+  head?: string | undefined;
+}
+
+/** A message item's value. */
+interface MessageItem {
+  index: number;
+  message: Message;
+  /** The write (segment) it belongs to; absent in version 1. */
+  write?: string | undefined;
+  /** The segment's first index. */
+  from?: number | undefined;
+  /** The segment before it, which holds the indexes below `from`. */
+  after?: string | undefined;
 }
 
 interface Known {
   revision: number;
   record: AcpSessionRecord;
+  /** The segment each message of the record was read from. */
+  segments: string[];
+  /** Message items no committed record reaches, as last read: the next committed write removes them. */
+  garbage: string[];
 }
+
+/** How often a read starts over when the session changed under it before it gives up. */
+const READ_ATTEMPTS = 5;
 
 const PAGE = 1000;
 
@@ -69,35 +98,76 @@ class StoredSessions implements SharedAcpSessionStore {
 
   async get(sessionId: string): Promise<AcpSessionRecord | undefined> {
     const namespace = this.sessionNamespace(sessionId);
-    const meta = await this.store.get(namespace, "meta");
-    if (!meta) {
-      this.known.delete(sessionId);
-      return undefined;
+    for (let attempt = 1; ; attempt++) {
+      const meta = await this.store.get(namespace, "meta");
+      if (!meta) {
+        this.known.delete(sessionId);
+        return undefined;
+      }
+      const known = this.known.get(sessionId);
+      if (known && known.revision === meta.revision) {
+        return copy(known.record);
+      }
+      const value = meta.value as unknown as Meta;
+      const read = await this.readMessages(namespace, value);
+      if (read) {
+        const record = toRecord(value, read.history);
+        this.known.set(sessionId, { revision: meta.revision, record: copy(record), segments: read.segments, garbage: read.garbage });
+        return record;
+      }
+      // A message the record reaches is missing: a write committed while this read ran and removed
+      // what it replaced. Read again; with `meta` unchanged, the record itself is broken.
+      const again = await this.store.get(namespace, "meta");
+      if (again?.revision === meta.revision || attempt === READ_ATTEMPTS) {
+        throw new Error(`Session ${sessionId} is missing messages of its conversation (read ${attempt} times).`);
+      }
     }
-    const known = this.known.get(sessionId);
-    if (known && known.revision === meta.revision) {
-      return copy(known.record);
-    }
-    const value = meta.value as unknown as Meta;
-    const history: Message[] = [];
+  }
+
+  /** The conversation `meta` commits to, from its segments; undefined when an item it reaches is missing. */
+  private async readMessages(namespace: Namespace, meta: Meta): Promise<{ history: Message[]; segments: string[]; garbage: string[] } | undefined> {
+    const segments = new Map<string, { from: number; after: string | undefined; messages: Map<number, Message> }>();
+    const keys: Array<{ key: string; write: string; index: number }> = [];
     // One read for the whole conversation (its messages, `meta`, `lease`, and a few leftovers).
-    const limit = value.count + 64;
+    const limit = meta.count + 64;
     for (let offset = 0; ; offset += limit) {
       const page = await this.store.search(namespace, { limit, offset });
       for (const item of page) {
-        // Message items sort before `meta` and `lease`; ones at or past `count` are leftovers of an unfinished write.
-        const entry = item.value as unknown as { index?: number | undefined; message?: Message | undefined };
-        if (typeof entry.index === "number" && entry.index < value.count && entry.message) {
-          history.push(entry.message);
+        const entry = item.value as unknown as Partial<MessageItem>;
+        if (!item.key.startsWith("m:") || typeof entry.index !== "number" || !entry.message) {
+          continue;
         }
+        const write = entry.write ?? "";
+        let segment = segments.get(write);
+        if (!segment) {
+          segment = { from: entry.from ?? 0, after: entry.after, messages: new Map() };
+          segments.set(write, segment);
+        }
+        segment.messages.set(entry.index, entry.message);
+        keys.push({ key: item.key, write, index: entry.index });
       }
       if (page.length < limit) {
         break;
       }
     }
-    const record = toRecord(value, history);
-    this.known.set(sessionId, { revision: meta.revision, record: copy(record) });
-    return record;
+    const history: Message[] = new Array<Message>(meta.count);
+    const from: string[] = new Array<string>(meta.count);
+    let write: string | undefined = meta.head ?? "";
+    let segment = segments.get(write);
+    for (let index = meta.count - 1; index >= 0; index--) {
+      while (segment && index < segment.from) {
+        write = segment.after;
+        segment = write === undefined ? undefined : segments.get(write);
+      }
+      const message = segment?.messages.get(index);
+      if (!message || write === undefined) {
+        return undefined;
+      }
+      history[index] = message;
+      from[index] = write;
+    }
+    const garbage = keys.filter(({ write, index }) => from[index] !== write).map(({ key }) => key);
+    return { history, segments: from, garbage };
   }
 
   async put(record: AcpSessionRecord): Promise<void> {
@@ -110,6 +180,7 @@ class StoredSessions implements SharedAcpSessionStore {
       known = this.known.get(sessionId);
     }
     const before = known?.record.history ?? [];
+    const from = known?.segments ?? [];
     const after = record.history;
     // Conversations grow at the end (and change only at the end, when a refused or failed turn is
     // taken back or a changed message replaces one under a new id), so when the last message this
@@ -121,8 +192,27 @@ class StoredSessions implements SharedAcpSessionStore {
         keep++;
       }
     }
-    await Promise.all(after.slice(keep).map((message, offset) => this.store.put(namespace, messageKey(keep + offset), { index: keep + offset, message: message as unknown as JsonValue })));
-    const meta: Meta = { v: 1, info: record.info, always: record.always, updatedAt: record.updatedAt, count: after.length };
+    const added = after.slice(keep);
+    const write = added.length > 0 ? randomUUID().slice(0, 12) : undefined;
+    const segments = from.slice(0, keep);
+    if (write !== undefined) {
+      const follows = keep > 0 ? from[keep - 1] : undefined;
+      await Promise.all(
+        added.map((message, offset) => {
+          const item: MessageItem = { index: keep + offset, message, write, from: keep };
+          if (follows !== undefined) {
+            item.after = follows;
+          }
+          return this.store.put(namespace, messageKey(keep + offset, write), item as unknown as JsonValue);
+        }),
+      );
+      segments.push(...added.map(() => write));
+    }
+    const meta: Meta = { v: 2, info: record.info, always: record.always, updatedAt: record.updatedAt, count: after.length };
+    const head = segments.at(-1);
+    if (head !== undefined) {
+      meta.head = head;
+    }
     if (record.pending?.length) {
       meta.pending = record.pending;
     }
@@ -135,11 +225,20 @@ class StoredSessions implements SharedAcpSessionStore {
     const revision = await this.store.compareAndPut(namespace, "meta", meta as unknown as JsonValue, { expected: known?.revision ?? 0 });
     if (revision === undefined) {
       this.known.delete(sessionId);
+      // No committed record reaches this write's messages; they go now, or with the next write that commits.
+      if (write !== undefined) {
+        await Promise.all(added.map((_message, offset) => this.store.delete(namespace, messageKey(keep + offset, write)))).catch(() => undefined);
+      }
       throw new SessionConflictError(sessionId);
     }
-    this.known.set(sessionId, { revision, record: copy(record) });
-    for (let index = after.length; index < before.length; index++) {
-      await this.store.delete(namespace, messageKey(index));
+    this.known.set(sessionId, { revision, record: copy(record), segments, garbage: [] });
+    // What the new record no longer reaches: the messages it replaced or took back, and what the last read found unreached.
+    const unreached = [...(known?.garbage ?? [])];
+    for (let index = keep; index < before.length; index++) {
+      unreached.push(messageKey(index, from[index] ?? ""));
+    }
+    for (const key of unreached) {
+      await this.store.delete(namespace, key);
     }
     const summary: Record<string, JsonValue> = { cwd: record.info.cwd, updatedAt: record.updatedAt };
     const title = sessionTitle(after);
@@ -228,8 +327,10 @@ class StoredSessions implements SharedAcpSessionStore {
   }
 }
 
-function messageKey(index: number): string {
-  return `m:${String(index).padStart(9, "0")}`;
+/** The key of a message of a segment (version 1's, named "", has none after the index). */
+function messageKey(index: number, write: string): string {
+  const position = `m:${String(index).padStart(9, "0")}`;
+  return write === "" ? position : `${position}:${write}`;
 }
 
 function toRecord(meta: Meta, history: Message[]): AcpSessionRecord {
@@ -246,7 +347,12 @@ function toRecord(meta: Meta, history: Message[]): AcpSessionRecord {
   return record;
 }
 
-/** A copy whose arrays can be changed without touching the original (messages themselves are never changed). */
+/**
+ * A copy that can be changed without touching the original: everything but the conversation's
+ * messages is copied deeply, the conversation as a new array of the same messages (a message is
+ * never changed in place, only replaced).
+ */
 function copy(record: AcpSessionRecord): AcpSessionRecord {
-  return { ...record, info: { ...record.info }, history: record.history.slice(), always: record.always.map(([name, allowed]) => [name, allowed]) };
+  const { history, ...rest } = record;
+  return { ...structuredClone(rest), history: history.slice() };
 }

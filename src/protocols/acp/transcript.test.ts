@@ -43,6 +43,34 @@ describe("Transcript", () => {
     expect(transcript.take(true)).toEqual([]);
   });
 
+  it("keeps the parts of a message in the order they came, and the drafts of two messages apart", () => {
+    const transcript = new Transcript();
+    transcript.observe({ type: "text-delta", messageId: "m1", delta: "First " });
+    transcript.observe({ type: "text-delta", messageId: "m2", delta: "Other" });
+    transcript.observe({ type: "tool-call-end", messageId: "m1", toolCallId: "call_1", toolName: "ls", input: {} });
+    transcript.observe({ type: "text-delta", messageId: "m1", delta: "then more" });
+    transcript.observe({ type: "reasoning-delta", messageId: "m2", delta: "hmm" });
+    expect(shape(transcript.take(true))).toEqual([
+      {
+        id: "m1",
+        role: "assistant",
+        parts: [
+          { type: "text", text: "First " },
+          { type: "tool-call", toolCallId: "call_1", toolName: "ls", input: {} },
+          { type: "text", text: "then more" },
+        ],
+      },
+      {
+        id: "m2",
+        role: "assistant",
+        parts: [
+          { type: "text", text: "Other" },
+          { type: "reasoning", text: "hmm" },
+        ],
+      },
+    ]);
+  });
+
   it("keeps a finished message as the agent announced it, in place of its draft", () => {
     const transcript = new Transcript();
     transcript.observe({ type: "text-delta", messageId: "m1", delta: "Hel" });
