@@ -149,8 +149,12 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
   const unexpected = (error: unknown) => logger.error("A request failed", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   const handle = <C, R>(handler: (context: C) => R | Promise<R>) => answering(handler, unexpected);
   // Handlers run only once messages arrive, after `services` below is set up.
-  const open = async (record: AcpSessionRecord): Promise<LiveSession> => {
+  // `answered`, for a new session: its updates wait until the session/new answer is written.
+  const open = async (record: AcpSessionRecord, answered?: Promise<void>): Promise<LiveSession> => {
     const session = new LiveSession(sessionParts(services, record));
+    if (answered) {
+      session.config.holdUpdatesUntil(answered);
+    }
     sessions.set(record.info.id, session);
     await options.editor?.openSession?.(record.info);
     return session;
@@ -204,7 +208,8 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
       if (configOptions.offered) {
         record.config = configOptions.defaults();
       }
-      const session = await open(record);
+      const answer = answerWritten();
+      const session = await open(record, answer.written);
       try {
         await fromStore(() => session.persist());
       } catch (error) {
@@ -212,7 +217,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
         throw error;
       }
       logger.info("Session started", { method: "session/new", sessionId: record.info.id, cwd: params.cwd });
-      session.config.holdUpdatesUntil(afterAnswer());
+      answer.returning();
       return { sessionId: record.info.id, ...session.config.announce() };
     }))
     .onRequest(acp.methods.agent.session.load, handle(async ({ params }) => {
@@ -384,11 +389,16 @@ function readCursor(cursor: string | null | undefined): number {
 }
 
 /**
- * Settles once the answer of the request being handled has been written: the SDK queues the
- * answer when the handler returns, and writes in order, so anything queued from here comes after it.
+ * A promise that settles once the answer of the request being handled has been written, for a
+ * handler that calls `returning()` as it returns: the SDK queues the answer when the handler
+ * returns and writes in order, so what is queued after the next turn of the event loop comes after it.
  */
-function afterAnswer(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+function answerWritten(): { written: Promise<void>; returning(): void } {
+  let settle!: () => void;
+  const written = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  return { written, returning: () => setImmediate(settle) };
 }
 
 function readCapabilities(capabilities: acp.ClientCapabilities | undefined): AcpClientCapabilities {
