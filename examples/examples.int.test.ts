@@ -6,6 +6,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+import * as acp from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { AgentProcess, repoRoot } from "../test/support/agent-process.js";
@@ -70,6 +71,22 @@ describe("examples", () => {
     expect((await agent.prompt(sessionId, "remind me about tea")).stopReason).toBe("end_turn");
     expect(agent.permissions).toHaveLength(1);
     expect(agent.textOf(sessionId)).toBe("Done.");
+  });
+
+  it("configured-agent.ts offers a model picker and two modes, and answers a pick with the full list", async () => {
+    const agent = example("configured-agent.ts");
+    await agent.initialize();
+    const created = await agent.agent.request(acp.methods.agent.session.new, { cwd: repoRoot, mcpServers: [] });
+    expect(created.configOptions?.map((option) => [option.id, option.currentValue])).toEqual([
+      ["mode", "ask"],
+      ["model", "fast"],
+    ]);
+    expect(created.modes?.availableModes.map((mode) => mode.id)).toEqual(["ask", "auto"]);
+    const picked = await agent.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: created.sessionId, configId: "model", value: "smart" });
+    expect(picked.configOptions.map((option) => [option.id, option.currentValue])).toEqual([
+      ["mode", "ask"],
+      ["model", "smart"],
+    ]);
   });
 
   it("durable-agent.ts uses WEFT_BASE_URL and keeps sessions in ./sessions.db", async () => {

@@ -52,11 +52,21 @@ export { CompiledGraph, type CompileOptions, type ThreadInfo } from "./graph/com
 export type { InterruptRequest, NodeContext } from "./graph/node-context.js";
 export type { Interrupt } from "./graph/interrupt.js";
 export type { FinishReason, NodeEvent, PlanEntry, RunEvent, RuntimeEvent, Usage } from "./graph/events.js";
-export type { GraphRun, RunFinish, RunOptions, RunOutcome } from "./graph/run-outcome.js";
+export type { GraphRun, RunConfig, RunFinish, RunOptions, RunOutcome } from "./graph/run-outcome.js";
 export { GraphDefinitionError, LeaseLostError, NodeFailedError, ThreadBusyError, UnknownInterruptError } from "./graph/graph-errors.js";
 
 // Agents: the model/tool loop.
-export { approvalId, createAgent, type AgentChannels, type AgentInput, type AgentOptions, type ApprovalPolicy, type ToolList, type ToolQuestion } from "./agent/create-agent.js";
+export {
+  approvalId,
+  createAgent,
+  type AgentChannels,
+  type AgentInput,
+  type AgentOptions,
+  type AgentRunContext,
+  type ApprovalPolicy,
+  type ToolList,
+  type ToolQuestion,
+} from "./agent/create-agent.js";
 export { defineTool, type ApprovalContext, type ApprovalDescription, type Tool, type ToolContext, type ToolOutput } from "./agent/tool.js";
 export { isToolApproval, type ToolApprovalAnswer, type ToolApprovalRequest } from "./agent/tool-approval.js";
 export { ModelCallError } from "./agent/agent-errors.js";

@@ -322,6 +322,60 @@ describe("createAgent over an OpenAI-compatible server", () => {
   });
 });
 
+describe("createAgent with a run's config", () => {
+  it("chooses the model for each call from the config, so a change made mid-run reaches the next request", async () => {
+    const server = await FakeModelServer.start([{ toolCalls: [{ name: "upgrade", arguments: {} }] }, { text: "smarter now" }]);
+    servers.push(server);
+    const models = {
+      fast: await resolveModel("openai-compatible:fast-model", { baseURL: server.url }),
+      smart: await resolveModel("openai-compatible:smart-model", { baseURL: server.url }),
+    };
+    let picked: keyof typeof models = "fast";
+    const upgrade = defineTool({
+      name: "upgrade",
+      description: "Switches to the smart model.",
+      input: z.object({}),
+      execute: () => {
+        picked = "smart";
+        return "switched";
+      },
+    });
+    const agent = createAgent({ model: ({ config }) => models[config.model as keyof typeof models], tools: [upgrade] });
+    const outcome = await agent.run(input("think harder"), { threadId: "t", config: () => ({ model: picked }) }).outcome;
+    expect(outcome.status).toBe("completed");
+    expect(server.requests.map((request) => request.model)).toEqual(["fast-model", "smart-model"]);
+  });
+
+  it("hands the config to the instructions, the tools list, the approval policy and each tool", async () => {
+    const seen: unknown[] = [];
+    const look = defineTool({
+      name: "look",
+      description: "Looks around.",
+      input: z.object({}),
+      execute: (_input, context) => {
+        seen.push(["tool", context.config.mode]);
+        return "nothing";
+      },
+    });
+    const { agent, server } = await agentOn([{ toolCalls: [{ name: "look", arguments: {} }] }, { text: "done" }, { toolCalls: [{ name: "look", arguments: {} }] }], {
+      instructions: ({ config }) => `You are in ${String(config.mode)} mode.`,
+      tools: ({ config }) => {
+        seen.push(["tools", config.mode]);
+        return [look];
+      },
+      approvals: ({ config }) => config.mode === "ask",
+    });
+    const outcome = await agent.run(input("look"), { threadId: "t", config: { mode: "code" } }).outcome;
+    expect(outcome.status).toBe("completed");
+    expect(server.requests[0]?.messages[0]).toMatchObject({ role: "system", content: "You are in code mode." });
+    expect(seen).toContainEqual(["tools", "code"]);
+    expect(seen).toContainEqual(["tool", "code"]);
+
+    const asking = await agent.run(input("look"), { threadId: "u", config: { mode: "ask" } }).outcome;
+    expect(asking.status).toBe("interrupted");
+  });
+});
+
 describe("createAgent when the model misbehaves", () => {
   it("stops a call to a server that never answers after the idle timeout, and a cancel before then still cancels", { timeout: 10_000 }, async () => {
     const { agent, server } = await agentOn([{ neverAnswer: true }, { neverAnswer: true }], { modelIdleTimeoutMs: 500 });

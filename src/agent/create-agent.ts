@@ -10,6 +10,7 @@ import { valueChannel } from "../graph/channels.js";
 import type { CompiledGraph, CompileOptions } from "../graph/compiled-graph.js";
 import { createMessageId, messagesChannel, replaceMessages } from "../graph/messages.js";
 import { type NodeContext, PauseSignal } from "../graph/node-context.js";
+import type { RunConfig } from "../graph/run-outcome.js";
 import { END, START, StateGraph } from "../graph/state-graph.js";
 import type { JsonValue } from "../types/json.js";
 import type { AssistantMessage, Message, ToolCallPart, ToolMessage, ToolResultPart } from "../types/messages.js";
@@ -28,20 +29,36 @@ export type ApprovalPolicy =
   | boolean
   | readonly string[]
   | Readonly<Record<string, boolean>>
-  | ((call: { toolName: string; input: unknown }) => boolean);
+  | ((call: { toolName: string; input: unknown; config: RunConfig }) => boolean);
+
+/**
+ * What the functions among an agent's options receive: the run's thread, who it is for, and its
+ * settings (for a session served with `serveAcp()`, the values of its config options and its mode).
+ */
+export interface AgentRunContext {
+  threadId: string;
+  principal: Principal | undefined;
+  config: RunConfig;
+}
 
 export interface AgentOptions extends Pick<CompileOptions, "store" | "namespace" | "leaseMs"> {
   /** Names the graph (and its namespace in the store). Default `agent`. */
   name?: string | undefined;
-  model: LanguageModelV3;
+  /**
+   * The model, or a function choosing it for each model call from the run's settings, such as the
+   * model a person picked in their editor: `({ config }) => models[String(config.model)] ?? fast`.
+   * The function is called before every model call, so a choice reaches the next request; build
+   * the models once (`lazyModel()` loads a provider only when first called) and pick among them.
+   */
+  model: LanguageModelV3 | ((context: AgentRunContext) => LanguageModelV3 | Promise<LanguageModelV3>);
   /**
    * The tools the model may call: a list, or a function giving the list for a run's thread (for
    * tools that differ by session, such as an editor's MCP servers). The function is called for
    * every model call and tool step, so it should be quick after its first call for a thread.
    */
-  tools?: ToolList | ((context: { threadId: string; principal: Principal | undefined }) => ToolList | Promise<ToolList>) | undefined;
-  /** The system prompt, or a function of who the run is for. */
-  instructions?: string | ((context: { principal: Principal | undefined; threadId: string }) => string) | undefined;
+  tools?: ToolList | ((context: AgentRunContext) => ToolList | Promise<ToolList>) | undefined;
+  /** The system prompt, or a function of the run (who it is for, its settings), asked before every model call. */
+  instructions?: string | ((context: AgentRunContext) => string) | undefined;
   approvals?: ApprovalPolicy | undefined;
   /** The most model calls one run may make; then the run ends as ACP's `max_turn_requests`. Default 25. */
   maxSteps?: number | undefined;
@@ -101,7 +118,7 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
     throw new WeftError("invalid_option", `modelIdleTimeoutMs must be a positive number of milliseconds, not ${String(idle)}.`);
   }
   const toolsFor = async (context: NodeContext): Promise<Map<string, Tool<unknown>>> => {
-    const list = typeof options.tools === "function" ? await options.tools({ threadId: context.threadId, principal: context.principal }) : (options.tools ?? []);
+    const list = typeof options.tools === "function" ? await options.tools(runContext(context)) : (options.tools ?? []);
     return new Map(list.map((tool) => [tool.name, tool]));
   };
   const maxSteps = options.maxSteps ?? 25;
@@ -116,7 +133,7 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
         context.end("max_steps");
         return {};
       }
-      const instructions = typeof options.instructions === "function" ? options.instructions({ principal: context.principal, threadId: context.threadId }) : options.instructions;
+      const instructions = typeof options.instructions === "function" ? options.instructions(runContext(context)) : options.instructions;
       const call: LanguageModelV3CallOptions = { prompt: toModelPrompt(instructions, state.messages), abortSignal: context.signal };
       const tools = await toolsFor(context);
       if (tools.size > 0) {
@@ -132,7 +149,8 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
       if (options.providerOptions) {
         call.providerOptions = options.providerOptions;
       }
-      const reply = await streamModel(options.model, call, createMessageId("msg"), context.emit, { idleTimeoutMs: options.modelIdleTimeoutMs });
+      const model = typeof options.model === "function" ? await options.model(runContext(context)) : options.model;
+      const reply = await streamModel(model, call, createMessageId("msg"), context.emit, { idleTimeoutMs: options.modelIdleTimeoutMs });
       context.emit({ type: "message", message: reply.message });
       if (reply.finishReason === "length") {
         context.end("max_tokens");
@@ -189,7 +207,7 @@ async function runToolCalls(
 ): Promise<ToolMessage> {
   const calls = message.parts.filter((part): part is ToolCallPart => part.type === "tool-call");
   const prepared = calls.map((call) => prepare(call, tools));
-  const gated = prepared.filter((entry) => entry.tool && !entry.problem && needsApproval(entry, approvals));
+  const gated = prepared.filter((entry) => entry.tool && !entry.problem && needsApproval(entry, approvals, context.config));
   // Ask for every approval before running anything: the node runs again from here on resume.
   const requests = await Promise.all(
     gated.map(async (entry) => {
@@ -245,13 +263,13 @@ function prepare(call: ToolCallPart, tools: Map<string, Tool<unknown>>): Prepare
   return { call, tool, input: parsed.data };
 }
 
-function needsApproval(entry: PreparedCall, policy: ApprovalPolicy | undefined): boolean {
+function needsApproval(entry: PreparedCall, policy: ApprovalPolicy | undefined, config: RunConfig): boolean {
   const toolName = entry.call.toolName;
   if (typeof policy === "boolean") {
     return policy;
   }
   if (typeof policy === "function") {
-    return policy({ toolName, input: entry.input });
+    return policy({ toolName, input: entry.input, config });
   }
   if (Array.isArray(policy)) {
     return policy.includes(toolName) || Boolean(entry.tool?.needsApproval);
@@ -348,6 +366,7 @@ async function execute(
     threadId: context.threadId,
     runId: context.runId,
     principal: context.principal,
+    config: context.config,
     signal: context.signal,
     store: context.store,
     ask: <T>(question: JsonValue) => {
@@ -381,6 +400,11 @@ async function execute(
   }
   context.emit(end);
   return part;
+}
+
+/** The run as the functions among an agent's options see it. */
+function runContext(context: NodeContext): AgentRunContext {
+  return { threadId: context.threadId, principal: context.principal, config: context.config };
 }
 
 function toJson(value: unknown): JsonValue {

@@ -3,6 +3,7 @@
 
 import type { z } from "zod";
 
+import type { RunConfig } from "../graph/run-outcome.js";
 import type { JsonValue } from "../types/json.js";
 import type { Principal } from "../types/principal.js";
 import type { Store } from "../types/store.js";
@@ -15,6 +16,8 @@ export interface ToolContext {
   readonly runId: string;
   /** Who the run acts for. */
   readonly principal: Principal | undefined;
+  /** The run's settings, such as an editor session's mode (see RunOptions.config). */
+  readonly config: RunConfig;
   /** Fires when the run is cancelled; stop work and let it throw. */
   readonly signal: AbortSignal;
   /** The agent's long-term store. */

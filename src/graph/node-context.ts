@@ -6,7 +6,7 @@ import type { Principal } from "../types/principal.js";
 import type { Store } from "../types/store.js";
 import type { NodeEvent } from "./events.js";
 import type { Interrupt } from "./interrupt.js";
-import type { RunFinish } from "./run-outcome.js";
+import type { RunConfig, RunFinish } from "./run-outcome.js";
 
 export interface InterruptRequest {
   /** A stable id; defaults to one derived from the node, its step and the request's position. */
@@ -22,6 +22,8 @@ export interface NodeContext {
   /** Steps taken since the run began. */
   readonly step: number;
   readonly principal: Principal | undefined;
+  /** The run's settings as they were when this step began (see RunOptions.config); empty when it has none. */
+  readonly config: RunConfig;
   /** Fires when the run is cancelled; pass it to anything slow. */
   readonly signal: AbortSignal;
   /** The graph's long-term store, for nodes and tools that keep memories. */

@@ -119,6 +119,38 @@ describe("graph runs", () => {
     expect(seen).toEqual([{ id: "ann", name: "Ann" }, "ann"]);
   });
 
+  it("hands the run's config to every node, and an empty one to a run without", async () => {
+    const seen: unknown[] = [];
+    const graph = new StateGraph({ name: "configured", channels: { x: valueChannel(0) } })
+      .addNode("a", (_state, context) => {
+        seen.push(context.config);
+      })
+      .addEdge(START, "a")
+      .compile();
+    await graph.run({}, { threadId: "t", config: { model: "fast", verbose: true } }).outcome;
+    await graph.run({}, { threadId: "u" }).outcome;
+    expect(seen).toEqual([{ model: "fast", verbose: true }, {}]);
+  });
+
+  it("asks a config function again before each step, so a change applies from the next one", async () => {
+    let model = "fast";
+    const seen: unknown[] = [];
+    const graph = new StateGraph({ name: "switching", channels: { x: valueChannel(0) } })
+      .addNode("a", (_state, context) => {
+        seen.push(context.config.model);
+        model = "smart";
+        seen.push(context.config.model);
+      })
+      .addNode("b", (_state, context) => {
+        seen.push(context.config.model);
+      })
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .compile();
+    await graph.run({}, { threadId: "t", config: () => ({ model }) }).outcome;
+    expect(seen).toEqual(["fast", "fast", "smart"]);
+  });
+
   it("ends with finish max_steps when the step limit is reached", async () => {
     const graph = new StateGraph({ name: "loop", channels: { n: valueChannel(0) } })
       .addNode("spin", (state) => ({ n: state.n + 1 }))

@@ -9,7 +9,7 @@ import type { RunEvent } from "./events.js";
 import { LeaseLostError, NodeFailedError, ThreadBusyError, UnknownInterruptError } from "./graph-errors.js";
 import type { Interrupt } from "./interrupt.js";
 import { type InterruptRequest, type NodeContext, PauseSignal } from "./node-context.js";
-import type { RunFinish, RunOptions, RunOutcome } from "./run-outcome.js";
+import type { RunConfig, RunFinish, RunOptions, RunOutcome } from "./run-outcome.js";
 import { type ChannelMap, END, type GraphDefinition, START, type StateOf } from "./graph-definition.js";
 import { dropOwner, holdOwner, leaseHeld, newLease } from "./lease.js";
 import type { LoadedThread, ThreadStates } from "./thread-states.js";
@@ -25,6 +25,9 @@ export interface RunTarget<C extends ChannelMap, I> {
   readonly maxSteps: number;
   readonly leaseMs: number;
 }
+
+/** The settings of a run made without any. */
+const NO_CONFIG: RunConfig = Object.freeze({});
 
 export type RunMode<I> = { kind: "run"; input: I } | { kind: "resume"; answers: Record<string, unknown> } | { kind: "continue" };
 
@@ -379,6 +382,12 @@ class Runner<C extends ChannelMap, I> {
     }
   }
 
+  /** The run's settings for a node about to run: asked again each time when they are a function. */
+  private stepConfig(): RunConfig {
+    const config = this.options.config;
+    return (typeof config === "function" ? config() : config) ?? NO_CONFIG;
+  }
+
   private context(node: string, record: StepRecord): { context: NodeContext; pending: Interrupt[]; memos: Record<string, JsonValue> } {
     const pending: Interrupt[] = [];
     const memos: Record<string, JsonValue> = { ...record.memos?.[node] };
@@ -409,6 +418,7 @@ class Runner<C extends ChannelMap, I> {
       node,
       step: record.step,
       principal: this.options.principal,
+      config: this.stepConfig(),
       signal: this.controller.signal,
       store: this.graph.threads.store,
       emit: this.emit,

@@ -27,6 +27,12 @@ export interface GraphRun<S = unknown> extends AsyncIterable<RunEvent> {
   readonly outcome: Promise<RunOutcome<S>>;
 }
 
+/**
+ * Settings a run is made with, by name: for an editor session, the values of its config options
+ * (the model it picked, its mode). Nodes read them as `context.config`.
+ */
+export type RunConfig = Readonly<Record<string, string | boolean>>;
+
 export interface RunOptions {
   /** The thread the run belongs to; its state carries over between runs. */
   threadId: string;
@@ -36,4 +42,9 @@ export interface RunOptions {
   signal?: AbortSignal | undefined;
   /** An id for the run, chosen by the caller (for example to recognise it after a restart). */
   runId?: string | undefined;
+  /**
+   * The run's settings (see RunConfig). A function is asked again before every step, so a change
+   * made while the run goes on (a person picks another model mid-turn) applies from the next step.
+   */
+  config?: RunConfig | (() => RunConfig) | undefined;
 }

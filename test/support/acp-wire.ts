@@ -1,6 +1,9 @@
 // Checks every message an agent writes against the JSON schema the ACP SDK ships, by method: a
 // request's params, a notification's params, and a response's result against the response type of
-// the request it answers. Also checks the order rules the schema cannot express.
+// the request it answers. Also checks the order rules the schema cannot express: a turn's updates
+// while a request of its session is in flight, and updates about the session itself (its config,
+// mode, commands, title, usage) at any time, but only once the editor knows the session (for a new
+// one, after the session/new answer, since Zed drops updates of a session it does not know yet).
 
 import { createRequire } from "node:module";
 
@@ -32,7 +35,11 @@ const RESPONSE_RESULTS: Record<string, string> = {
   "session/resume": "ResumeSessionResponse",
   "session/close": "CloseSessionResponse",
   "session/prompt": "PromptResponse",
+  "session/set_config_option": "SetSessionConfigOptionResponse",
+  "session/set_mode": "SetSessionModeResponse",
 };
+/** Updates about a session rather than a turn of it: an agent may send them between requests. */
+const SESSION_LEVEL_UPDATES = new Set(["config_option_update", "current_mode_update", "available_commands_update", "session_info_update", "usage_update"]);
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
 ajv.addSchema({ ...schema, $id: "acp" });
@@ -46,6 +53,12 @@ function validator(definition: string): ValidateFunction {
   return validate;
 }
 const root = ajv.getSchema("acp") as ValidateFunction;
+
+/** What is wrong with `value` as the schema's `definition` (such as `SessionConfigOption`); empty when nothing is. */
+export function schemaProblems(definition: string, value: unknown): string[] {
+  const validate = validator(definition);
+  return validate(value) ? [] : [ajv.errorsText(validate.errors)];
+}
 
 export interface WireProblem {
   line: string;
@@ -67,6 +80,8 @@ export class WireChecker {
   private readonly inflight = new Map<string, number>();
   /** The session each client request was for, by id. */
   private readonly requestSessions = new Map<string, string>();
+  /** Sessions the editor knows: answered by session/new, or being loaded or resumed (Zed registers those first). */
+  private readonly knownSessions = new Set<string>();
 
   /** A line the client wrote. */
   fromClientLine(line: string): void {
@@ -88,6 +103,9 @@ export class WireChecker {
         this.inflight.set(sessionId, (this.inflight.get(sessionId) ?? 0) + 1);
         if (message.method === "session/load") {
           this.toolCalls.set(sessionId, new Set());
+        }
+        if (message.method === "session/load" || message.method === "session/resume") {
+          this.knownSessions.add(sessionId);
         }
       }
     }
@@ -130,6 +148,10 @@ export class WireChecker {
       if (definition) {
         this.check(line, definition, message.result);
       }
+      const created = (message.result as Json | undefined)?.sessionId;
+      if (requested === "session/new" && typeof created === "string") {
+        this.knownSessions.add(created);
+      }
     }
     const sessionId = this.requestSessions.get(JSON.stringify(message.id));
     if (sessionId) {
@@ -147,10 +169,14 @@ export class WireChecker {
 
   private checkUpdate(line: string, params: Json): void {
     const sessionId = params.sessionId as string;
-    if ((this.inflight.get(sessionId) ?? 0) <= 0) {
+    const update = params.update as Json;
+    if (SESSION_LEVEL_UPDATES.has(update.sessionUpdate as string)) {
+      if (!this.knownSessions.has(sessionId)) {
+        this.problems.push({ line, problem: `${String(update.sessionUpdate)} arrived before the editor knew the session (before the session/new answer)` });
+      }
+    } else if ((this.inflight.get(sessionId) ?? 0) <= 0) {
       this.problems.push({ line, problem: "a session/update arrived while no request for its session was in flight" });
     }
-    const update = params.update as Json;
     const seen = this.toolCalls.get(sessionId) ?? new Set<string>();
     this.toolCalls.set(sessionId, seen);
     if (update.sessionUpdate === "tool_call") {

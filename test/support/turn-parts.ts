@@ -4,7 +4,9 @@
 
 import type * as acp from "@agentclientprotocol/sdk";
 
+import { ConfigOptions } from "../../src/protocols/acp/config-options.js";
 import type { PermissionChoice } from "../../src/protocols/acp/permissions.js";
+import { SessionConfig } from "../../src/protocols/acp/session-config.js";
 import { type AcpSessionRecord, type AcpSessionStore, MemoryAcpSessionStore } from "../../src/protocols/acp/session-store.js";
 import { StoredSession } from "../../src/protocols/acp/stored-session.js";
 import { ToolCallIds } from "../../src/protocols/acp/tool-calls.js";
@@ -39,6 +41,8 @@ export interface TestPartsOptions {
   /** The person's answer to each permission request; allow once by default. */
   answer?: ((toolCall: acp.ToolCallUpdate, toolName: string) => PermissionChoice | Promise<PermissionChoice>) | undefined;
   notices?: string[] | undefined;
+  /** The config options and modes the session offers; none by default. */
+  configOptions?: ConfigOptions | undefined;
 }
 
 export function newRecord(sessionId = "sess_1"): AcpSessionRecord {
@@ -54,10 +58,13 @@ export function testParts(graph: ProtocolGraph, options: TestPartsOptions = {}):
   const updates: acp.SessionUpdate[] = [];
   const asked: TestParts["asked"] = [];
   const notices = options.notices ? [...options.notices] : [];
+  const session = new StoredSession(store, record, logger);
+  const sink = new UpdateSink(record.info.id, async (notification) => void updates.push(notification.update), logger);
   const parts: TurnParts = {
     graph,
-    session: new StoredSession(store, record, logger),
-    updates: new UpdateSink(record.info.id, async (notification) => void updates.push(notification.update), logger),
+    session,
+    updates: sink,
+    config: new SessionConfig(options.configOptions ?? new ConfigOptions(), session, sink, () => true),
     transcript: new Transcript(),
     view: { cwd: record.info.cwd, ids: new ToolCallIds(), kind: () => "other", contentLimit: 1000 },
     askPermission: async (toolCall, toolName) => {

@@ -5,6 +5,7 @@
 
 import { carryOnTurn } from "./carry-on.js";
 import type { AcpContentBlock } from "./content.js";
+import type { SessionConfig } from "./session-config.js";
 import type { AcpSessionInfo } from "./session-store.js";
 import { startTurn, type TurnParts } from "./turn.js";
 import { failed, type TurnEnd } from "./turn-end.js";
@@ -27,6 +28,11 @@ export class LiveSession {
 
   get info(): AcpSessionInfo {
     return this.parts.session.info;
+  }
+
+  /** The session's config values and mode (see session-config.ts). */
+  get config(): SessionConfig {
+    return this.parts.config;
   }
 
   /** True while a turn runs or a prompt waits for one. */

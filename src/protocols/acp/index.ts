@@ -9,6 +9,18 @@ export type { AcpStreams } from "./streams.js";
 export type { LineLimits } from "./line-limits.js";
 export { guessToolKind } from "./tool-calls.js";
 
+// What a person picks per session: config options (a model, an effort, switches) and modes.
+export type {
+  AcpBooleanConfigOption,
+  AcpConfigCategory,
+  AcpConfigChoice,
+  AcpConfigChoiceGroup,
+  AcpConfigOption,
+  AcpConfigValues,
+  AcpSelectConfigOption,
+} from "./config-options.js";
+export type { AcpMode, AcpModes } from "./modes.js";
+
 // What a protocol server serves: the graph seam (createAgent() and StateGraph graphs implement it).
 export type { ProtocolEvent, ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRun, ProtocolRunOptions, ProtocolThread } from "../shared.js";
 
@@ -29,9 +41,11 @@ export type { AcpClientCapabilities, AcpConnection, AcpEditorBridge } from "./ed
 export { acpEditor, type AcpEditor, type AcpEditorOptions } from "./editor/acp-editor.js";
 export type { EditorLimits } from "./editor/editor-access.js";
 
-// Errors: why a connection ended (AcpServer.closed), and the conflict a shared session store reports.
+// Errors: why a connection ended (AcpServer.closed), the conflict a shared session store reports,
+// and a config value a session does not offer (AcpServer.setConfig).
 export { AcpConnectionError, type AcpConnectionErrorCode } from "./connection-error.js";
 export { SessionConflictError } from "./session-errors.js";
+export { InvalidConfigValueError } from "./request-errors.js";
 
 // Wire types, as the SDK defines them, under the names the options above use.
 export type { AcpContentBlock } from "./content.js";

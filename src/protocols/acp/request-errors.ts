@@ -1,6 +1,7 @@
 // The local errors for requests the agent will not serve as they were sent: a directory that is not
 // absolute, a cursor it never gave, a prompt over the size limit, a load of a session whose turn is
-// still running. wire-errors.ts answers them as invalid params or an invalid request.
+// still running, a config value the session does not offer. wire-errors.ts answers them as invalid
+// params or an invalid request.
 
 import { hasMarker, WeftError } from "../../errors/weft-error.js";
 
@@ -68,6 +69,31 @@ export class TurnInProgressError extends WeftError {
   constructor(readonly sessionId: string) {
     super("turn_in_progress", `Session ${sessionId} has a turn in progress; cancel it first.`);
     this.name = "TurnInProgressError";
+  }
+}
+
+const invalidConfigValueErrorMarker = Symbol.for("weft.error.InvalidConfigValueError");
+
+/**
+ * A config option or mode set to something the session does not offer: an option it does not
+ * have, a value not among the option's, or a value of the wrong type. The message says which.
+ */
+export class InvalidConfigValueError extends WeftError {
+  readonly [invalidConfigValueErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is InvalidConfigValueError {
+    return hasMarker(error, invalidConfigValueErrorMarker);
+  }
+
+  constructor(
+    /** The option asked for (`mode` for a mode). */
+    readonly configId: string,
+    /** The value it was to be set to. */
+    readonly value: unknown,
+    message: string,
+  ) {
+    super("invalid_config_value", message);
+    this.name = "InvalidConfigValueError";
   }
 }
 

@@ -11,10 +11,12 @@ import type { Message } from "../../types/messages.js";
 import type { Principal } from "../../types/principal.js";
 import type { ProtocolGraph, ProtocolInterrupt } from "../shared.js";
 import { LiveSession } from "./acp-session.js";
+import { type AcpConfigOption, type AcpConfigValues, ConfigOptions } from "./config-options.js";
 import { type AcpContentBlock, toAcpContentBlock } from "./content.js";
 import { AcpConnectionError } from "./connection-error.js";
 import type { AcpClientCapabilities, AcpConnection, AcpEditorBridge } from "./editor-bridge.js";
 import type { LineLimits } from "./line-limits.js";
+import type { AcpModes } from "./modes.js";
 import { InvalidCursorError, InvalidCwdError, TurnInProgressError } from "./request-errors.js";
 import { fromStore, SessionNotFoundError } from "./session-errors.js";
 import { type SessionServices, sessionParts } from "./session-parts.js";
@@ -52,6 +54,22 @@ export interface AcpOptions {
   sessions?: AcpSessionStore | undefined;
   /** Gives the agent what the editor offers: its files, its terminal, and its MCP servers. */
   editor?: AcpEditorBridge | undefined;
+  /**
+   * Settings a person picks per session in the editor: the model, the reasoning effort, switches
+   * of your own. Each is a select (one value out of a list, flat or in groups) or a boolean, with
+   * the value a new session starts with. A session keeps its values in its record, so they come
+   * back when it is loaded or resumed; its runs see them as `config` (createAgent's `model` can be a
+   * function of it), read again before every step, so a change applies from the next model call.
+   * Boolean options are offered only to editors that say they show them; for the others a
+   * session keeps the default. See also AcpServer.setConfig, for changes the agent makes itself.
+   */
+  configOptions?: readonly AcpConfigOption[] | undefined;
+  /**
+   * The session's modes (such as ask and code), of which it is in one at a time. Offered both as
+   * ACP's `modes` and as the config option `mode` of category "mode", since editors read one or
+   * the other, and kept the same: the run sees the mode as `config.mode`.
+   */
+  modes?: AcpModes | undefined;
   /** Where to report what happens. Nothing is logged by default; never log to stdout. */
   logger?: Logger | undefined;
   /** The largest prompt accepted, in bytes of JSON. Default 16 MiB; larger ones get -32602. */
@@ -90,6 +108,15 @@ export interface AcpServer {
   closed: Promise<AcpConnectionError | undefined>;
   /** Stops every running prompt and closes the connection. */
   close(): void;
+  /**
+   * Changes config values (or the mode, under `mode`) of a session open on this connection, as the
+   * agent's own choice: a tool that leaves plan mode, a model the agent falls back to. The values
+   * are checked first (an InvalidConfigValueError says what is wrong, a SessionNotFoundError that
+   * the session is not open here), written to the session's record, and shown to the editor: the
+   * full list as `config_option_update`, and a new mode as `current_mode_update` too. A run going
+   * on sees them from its next step. Resolves once the record is written.
+   */
+  setConfig(sessionId: string, values: Readonly<AcpConfigValues>): Promise<void>;
 }
 
 const LIST_PAGE = 50;
@@ -102,10 +129,12 @@ const LIST_PAGE = 50;
  * ```
  */
 export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: AcpOptions = {}): AcpServer {
+  const configOptions = new ConfigOptions(options.configOptions, options.modes);
   const store = options.sessions ?? new MemoryAcpSessionStore();
   const logger = options.logger ?? silentLogger;
   const sessions = new Map<string, LiveSession>();
   let clientCapabilities: AcpClientCapabilities = {};
+  let booleanOptions = false;
   let initialized = false;
 
   const app = acp.agent({ name: options.agentInfo?.name ?? graph.name });
@@ -120,8 +149,12 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
   const unexpected = (error: unknown) => logger.error("A request failed", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   const handle = <C, R>(handler: (context: C) => R | Promise<R>) => answering(handler, unexpected);
   // Handlers run only once messages arrive, after `services` below is set up.
-  const open = async (record: AcpSessionRecord): Promise<LiveSession> => {
+  // `answered`, for a new session: its updates wait until the session/new answer is written.
+  const open = async (record: AcpSessionRecord, answered?: Promise<void>): Promise<LiveSession> => {
     const session = new LiveSession(sessionParts(services, record));
+    if (answered) {
+      session.config.holdUpdatesUntil(answered);
+    }
     sessions.set(record.info.id, session);
     await options.editor?.openSession?.(record.info);
     return session;
@@ -139,6 +172,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
   app
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       clientCapabilities = readCapabilities(params.clientCapabilities);
+      booleanOptions = Boolean(params.clientCapabilities?.session?.configOptions?.boolean);
       if (options.onInitialized && !initialized) {
         initialized = true;
         // After the answer is written: the SDK sends it when this handler returns.
@@ -171,7 +205,11 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
         always: [],
         updatedAt: new Date().toISOString(),
       };
-      const session = await open(record);
+      if (configOptions.offered) {
+        record.config = configOptions.defaults();
+      }
+      const answer = answerWritten();
+      const session = await open(record, answer.written);
       try {
         await fromStore(() => session.persist());
       } catch (error) {
@@ -179,7 +217,8 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
         throw error;
       }
       logger.info("Session started", { method: "session/new", sessionId: record.info.id, cwd: params.cwd });
-      return { sessionId: record.info.id };
+      answer.returning();
+      return { sessionId: record.info.id, ...session.config.announce() };
     }))
     .onRequest(acp.methods.agent.session.load, handle(async ({ params }) => {
       const record = await loadRecord(params.sessionId, params.cwd, params.mcpServers ?? []);
@@ -189,13 +228,13 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
       // A turn the agent was in the middle of when it stopped goes on now; the load answers when
       // it ends (or waits for the person), so the editor sees the whole turn before the answer.
       await session.carryOn();
-      return {};
+      return session.config.announce();
     }))
     .onRequest(acp.methods.agent.session.resume, handle(async ({ params }) => {
       const record = await loadRecord(params.sessionId, params.cwd, params.mcpServers ?? []);
-      await open(record);
+      const session = await open(record);
       logger.info("Session started", { method: "session/resume", sessionId: params.sessionId, cwd: params.cwd, messages: record.history.length });
-      return {};
+      return session.config.announce();
     }))
     .onRequest(acp.methods.agent.session.close, handle(async ({ params }) => {
       const session = live(params.sessionId);
@@ -215,6 +254,18 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
       sessions.get(params.sessionId)?.cancel();
     });
 
+  if (configOptions.offered) {
+    app.onRequest(acp.methods.agent.session.setConfigOption, handle(async ({ params }) => {
+      // A boolean comes with `type: "boolean"`, a select's value without; the option says which it takes.
+      return { configOptions: await live(params.sessionId).config.setOption(params.configId, params.value) };
+    }));
+  }
+  if (configOptions.modes) {
+    app.onRequest(acp.methods.agent.session.setMode, handle(async ({ params }) => {
+      await live(params.sessionId).config.setMode(params.modeId);
+      return {};
+    }));
+  }
   if (store.list) {
     const list = store.list.bind(store);
     app.onRequest(acp.methods.agent.session.list, handle(async ({ params }) => {
@@ -259,6 +310,8 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
     logger,
     kind: options.kind ?? guessToolKind,
     contentLimit: options.contentLimit ?? DEFAULT_CONTENT_LIMIT,
+    configOptions,
+    booleanOptions: () => booleanOptions,
     settings: {
       principal: options.principal,
       input: options.input,
@@ -300,6 +353,9 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
       stopAll();
       connection.close();
     },
+    setConfig: async (sessionId, values) => {
+      await live(sessionId).config.change(values);
+    },
   };
 }
 
@@ -330,6 +386,19 @@ function readCursor(cursor: string | null | undefined): number {
     throw new InvalidCursorError(cursor);
   }
   return offset;
+}
+
+/**
+ * A promise that settles once the answer of the request being handled has been written, for a
+ * handler that calls `returning()` as it returns: the SDK queues the answer when the handler
+ * returns and writes in order, so what is queued after the next turn of the event loop comes after it.
+ */
+function answerWritten(): { written: Promise<void>; returning(): void } {
+  let settle!: () => void;
+  const written = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  return { written, returning: () => setImmediate(settle) };
 }
 
 function readCapabilities(capabilities: acp.ClientCapabilities | undefined): AcpClientCapabilities {

@@ -1,12 +1,14 @@
-// The parts of an open session (its record and writes, its updates, how its tool calls look, how it
-// asks for permission), made from what every session of one connection shares.
+// The parts of an open session (its record and writes, its updates, its config values, how its
+// tool calls look, how it asks for permission), made from what every session of one connection shares.
 
 import { type AgentContext, methods } from "@agentclientprotocol/sdk";
 
 import type { Logger } from "../../types/logger.js";
 import type { ProtocolGraph } from "../shared.js";
+import type { ConfigOptions } from "./config-options.js";
 import type { AcpEditorBridge } from "./editor-bridge.js";
 import { requestPermission } from "./permissions.js";
+import { SessionConfig } from "./session-config.js";
 import type { AcpSessionRecord, AcpSessionStore } from "./session-store.js";
 import { StoredSession } from "./stored-session.js";
 import { type AcpToolKind, ToolCallIds } from "./tool-calls.js";
@@ -25,6 +27,10 @@ export interface SessionServices {
   /** How tool calls are shown: their kinds, and the most characters of their output. */
   kind: (name: string, args: unknown) => AcpToolKind;
   contentLimit: number;
+  /** The config options and modes sessions offer. */
+  configOptions: ConfigOptions;
+  /** Whether the editor shows boolean config options (it said so in `initialize`). */
+  booleanOptions: () => boolean;
   settings: TurnSettings;
 }
 
@@ -32,10 +38,13 @@ export interface SessionServices {
 export function sessionParts(services: SessionServices, record: AcpSessionRecord): TurnParts {
   const { client, logger } = services;
   const sessionId = record.info.id;
+  const session = new StoredSession(services.store, record, logger);
+  const updates = new UpdateSink(sessionId, (notification) => client.notify(methods.client.session.update, notification), logger);
   return {
     graph: services.graph,
-    session: new StoredSession(services.store, record, logger),
-    updates: new UpdateSink(sessionId, (notification) => client.notify(methods.client.session.update, notification), logger),
+    session,
+    updates,
+    config: new SessionConfig(services.configOptions, session, updates, services.booleanOptions),
     transcript: new Transcript(),
     view: { cwd: record.info.cwd, ids: new ToolCallIds(), kind: services.kind, contentLimit: services.contentLimit },
     askPermission: (toolCall, toolName, signal) => requestPermission(client, sessionId, toolCall, toolName, signal),

@@ -125,6 +125,7 @@ export function fullSessionRecord(sessionId: string): AcpSessionRecord {
       ["read_file", true],
       ["delete_file", false],
     ],
+    config: { mode: "code", model: "smart", concise: true },
     turn: {
       kind: "resume",
       user: prompt,
@@ -216,7 +217,7 @@ export function describeAcpSessionStoreContract(options: AcpSessionStoreContract
         expect(await store.get("sess_never")).toBeUndefined();
       });
 
-      it("returns every field of what was put: the conversation with every kind of part, questions, answers, always answers and the turn", async () => {
+      it("returns every field of what was put: the conversation with every kind of part, questions, answers, always answers, config values and the turn", async () => {
         const underTest = await open();
         const written = fullSessionRecord("sess_full");
         await underTest.store.put(structuredClone(written));
@@ -275,6 +276,9 @@ export function describeAcpSessionStoreContract(options: AcpSessionStoreContract
         if (written.turn) {
           written.turn.kind = "invoke";
         }
+        if (written.config) {
+          written.config.model = "changed after the write";
+        }
         const read = await store.get("sess_1");
         expect(read).toEqual(fullSessionRecord("sess_1"));
         read?.history.pop();
@@ -286,6 +290,9 @@ export function describeAcpSessionStoreContract(options: AcpSessionStoreContract
         }
         if (read?.turn) {
           read.turn.startedAt = "changed";
+        }
+        if (read?.config) {
+          read.config.mode = "changed";
         }
         if (read) {
           read.info.cwd = "/changed";

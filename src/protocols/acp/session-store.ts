@@ -1,9 +1,10 @@
 // Where an ACP agent keeps its sessions: the conversation, the questions a turn left open, the
-// "always" answers a person gave, and the turn in progress. MemoryAcpSessionStore keeps them in
+// "always" answers a person gave, the session's config values, and the turn in progress. MemoryAcpSessionStore keeps them in
 // this process; storeAcpSessions() keeps them in any long-term Store.
 
 import type { Message } from "../../types/messages.js";
 import type { ProtocolInterrupt } from "../shared.js";
+import type { AcpConfigValues } from "./config-options.js";
 import type { AcpContentBlock } from "./content.js";
 
 /** An editor session, as `input` sees it. */
@@ -31,6 +32,11 @@ export interface AcpSessionRecord {
   answered?: Record<string, unknown> | undefined;
   /** Tool names a person chose to always allow (true) or always reject (false). */
   always: Array<[string, boolean]>;
+  /**
+   * The session's config values and mode, by option id (see AcpOptions.configOptions). Records
+   * written before a session had any have none: such a session takes each option's default.
+   */
+  config?: AcpConfigValues | undefined;
   /** The turn the agent is in the middle of, so a load after the agent stopped can carry it on. */
   turn?: AcpTurnRecord | undefined;
   /** ISO-8601 time it was last written. */

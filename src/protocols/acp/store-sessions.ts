@@ -19,6 +19,7 @@ import type { JsonValue } from "../../types/json.js";
 import type { Message } from "../../types/messages.js";
 import type { Namespace, Store } from "../../types/store.js";
 import type { ProtocolInterrupt } from "../shared.js";
+import type { AcpConfigValues } from "./config-options.js";
 import {
   type AcpSessionClaim,
   type AcpSessionInfo,
@@ -45,6 +46,7 @@ interface Meta {
   v: 1 | 2;
   info: AcpSessionInfo;
   always: Array<[string, boolean]>;
+  config?: AcpConfigValues | undefined;
   pending?: ProtocolInterrupt[] | undefined;
   answered?: Record<string, unknown> | undefined;
   turn?: AcpTurnRecord | undefined;
@@ -213,6 +215,9 @@ class StoredSessions implements SharedAcpSessionStore {
     if (head !== undefined) {
       meta.head = head;
     }
+    if (record.config) {
+      meta.config = record.config;
+    }
     if (record.pending?.length) {
       meta.pending = record.pending;
     }
@@ -335,6 +340,9 @@ function messageKey(index: number, write: string): string {
 
 function toRecord(meta: Meta, history: Message[]): AcpSessionRecord {
   const record: AcpSessionRecord = { info: meta.info, history, always: meta.always ?? [], updatedAt: meta.updatedAt };
+  if (meta.config) {
+    record.config = meta.config;
+  }
   if (meta.pending?.length) {
     record.pending = meta.pending;
   }

@@ -11,10 +11,11 @@ import { createMessageId } from "../../graph/messages.js";
 import type { Logger } from "../../types/logger.js";
 import type { AssistantMessage, Message } from "../../types/messages.js";
 import type { Principal } from "../../types/principal.js";
-import type { ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRun } from "../shared.js";
+import type { ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRun, ProtocolRunOptions } from "../shared.js";
 import { type AcpContentBlock, promptToMessage } from "./content.js";
 import { settleFailedTurn } from "./failed-turn.js";
 import type { PermissionChoice } from "./permissions.js";
+import type { SessionConfig } from "./session-config.js";
 import { questionText } from "./questions.js";
 import { PromptTooLargeError } from "./request-errors.js";
 import { storeFailure, TurnFailedError } from "./session-errors.js";
@@ -42,6 +43,8 @@ export interface TurnParts {
   session: StoredSession;
   /** Where the session's updates go. */
   updates: UpdateSink;
+  /** The session's config values and mode, which its runs see. */
+  config: SessionConfig;
   /** The messages of the run so far, as events finish them. */
   transcript: Transcript;
   /** How tool calls look in this session's updates. */
@@ -128,8 +131,10 @@ export class Turn {
     return `turn:${this.parts.session.id}:${this.record.startedAt}`;
   }
 
-  runOptions(): { threadId: string; runId: string; signal: AbortSignal; principal?: Principal | undefined } {
-    const options: { threadId: string; runId: string; signal: AbortSignal; principal?: Principal | undefined } = { threadId: this.parts.session.id, runId: this.runId, signal: this.signal };
+  /** The options of each run of the turn; its config is read again before each step, so a change made mid-turn applies from the next. */
+  runOptions(): ProtocolRunOptions & { runId: string } {
+    const config = this.parts.config;
+    const options: ProtocolRunOptions & { runId: string } = { threadId: this.parts.session.id, runId: this.runId, signal: this.signal, config: () => config.values() };
     if (this.parts.settings.principal) {
       options.principal = this.parts.settings.principal;
     }

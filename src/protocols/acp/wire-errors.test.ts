@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import { StoreUnavailableError } from "../../errors/store-errors.js";
 import { WeftError } from "../../errors/weft-error.js";
-import { InvalidCursorError, InvalidCwdError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
+import { InvalidConfigValueError, InvalidCursorError, InvalidCwdError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
 import type * as sessionErrors from "./session-errors.js";
 import { SessionBusyError, SessionConflictError, SessionNotFoundError, SessionStoreUnavailableError, TurnFailedError } from "./session-errors.js";
 import { answering, toRequestError } from "./wire-errors.js";
@@ -63,6 +63,11 @@ describe("toRequestError", () => {
       data: { size: 3 * 1024 * 1024, limit: 1024 * 1024 },
     });
     expect(wire(new TurnInProgressError("sess_3"))).toEqual({ code: -32600, message: "Invalid request: Session sess_3 has a turn in progress; cancel it first.", data: { sessionId: "sess_3" } });
+    expect(wire(new InvalidConfigValueError("model", "huge", 'Config option "model" has no value "huge".'))).toEqual({
+      code: -32602,
+      message: 'Invalid params: Config option "model" has no value "huge".',
+      data: { configId: "model", value: "huge" },
+    });
   });
 
   it("answers any other weft error with its message and code", () => {

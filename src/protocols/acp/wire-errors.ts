@@ -5,7 +5,7 @@
 import { RequestError } from "@agentclientprotocol/sdk";
 
 import { WeftError } from "../../errors/weft-error.js";
-import { InvalidCursorError, InvalidCwdError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
+import { InvalidConfigValueError, InvalidCursorError, InvalidCwdError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
 import { SessionBusyError, SessionConflictError, SessionNotFoundError, TurnFailedError } from "./session-errors.js";
 
 /**
@@ -40,6 +40,9 @@ export function toRequestError(error: unknown, unexpected?: (error: unknown) => 
   }
   if (PromptTooLargeError.isInstance(error)) {
     return RequestError.invalidParams({ size: error.size, limit: error.limit }, error.message);
+  }
+  if (InvalidConfigValueError.isInstance(error)) {
+    return RequestError.invalidParams({ configId: error.configId, value: error.value }, error.message);
   }
   if (TurnInProgressError.isInstance(error)) {
     return RequestError.invalidRequest({ sessionId: error.sessionId }, error.message);
