@@ -39,6 +39,7 @@ export type WeftErrorCode =
   | "prompt_too_large"
   | "invalid_cwd"
   | "invalid_cursor"
+  | "secret_in_form"
   // The editor's files, terminals and paths.
   | "editor_error"
   | "no_session"

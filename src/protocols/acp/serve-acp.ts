@@ -254,6 +254,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
   const services: SessionServices = {
     graph,
     client: connection.client,
+    capabilities: () => clientCapabilities,
     store,
     editor: options.editor,
     logger,
@@ -336,6 +337,8 @@ function readCapabilities(capabilities: acp.ClientCapabilities | undefined): Acp
   const result: AcpClientCapabilities = {
     fs: { readTextFile: Boolean(capabilities?.fs?.readTextFile), writeTextFile: Boolean(capabilities?.fs?.writeTextFile) },
     terminal: Boolean(capabilities?.terminal),
+    // `elicitation: {}` alone advertises no mode: forms need `form` itself.
+    elicitation: { form: capabilities?.elicitation?.form !== undefined && capabilities.elicitation.form !== null },
   };
   return result;
 }
