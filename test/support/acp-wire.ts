@@ -1,9 +1,11 @@
 // Checks every message an agent writes against the JSON schema the ACP SDK ships, by method: a
 // request's params, a notification's params, and a response's result against the response type of
-// the request it answers. Also checks the order rules the schema cannot express.
+// the request it answers. Also checks the rules the schema cannot express: the order of updates, and
+// that a form goes only to a client that advertised forms, in form mode.
 
 import { createRequire } from "node:module";
 
+import * as acp from "@agentclientprotocol/sdk";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 
 const require = createRequire(import.meta.url);
@@ -18,6 +20,7 @@ const REQUEST_PARAMS: Record<string, string> = {
   "terminal/release": "ReleaseTerminalRequest",
   "terminal/wait_for_exit": "WaitForTerminalExitRequest",
   "terminal/kill": "KillTerminalRequest",
+  "elicitation/create": "CreateElicitationRequest",
 };
 const NOTIFICATION_PARAMS: Record<string, string> = {
   "session/update": "SessionNotification",
@@ -67,6 +70,8 @@ export class WireChecker {
   private readonly inflight = new Map<string, number>();
   /** The session each client request was for, by id. */
   private readonly requestSessions = new Map<string, string>();
+  /** Whether the client's last `initialize` advertised form elicitation. */
+  private formsAdvertised = false;
 
   /** A line the client wrote. */
   fromClientLine(line: string): void {
@@ -82,6 +87,10 @@ export class WireChecker {
     }
     if (typeof message.method === "string" && "id" in message) {
       this.clientRequests.set(JSON.stringify(message.id), message.method);
+      if (message.method === "initialize") {
+        const form = ((message.params as Json | undefined)?.clientCapabilities as { elicitation?: { form?: unknown } } | undefined)?.elicitation?.form;
+        this.formsAdvertised = form !== undefined && form !== null;
+      }
       const sessionId = (message.params as Json | undefined)?.sessionId;
       if (typeof sessionId === "string") {
         this.requestSessions.set(JSON.stringify(message.id), sessionId);
@@ -119,6 +128,13 @@ export class WireChecker {
       this.check(line, definition, message.params);
       if (method === "session/update") {
         this.checkUpdate(line, message.params as Json);
+      }
+      // The schema lets any unknown mode through its catch-all; a form must be a valid form.
+      if (method === "elicitation/create" && !acp.CreateElicitationRequest.isForm(message.params as acp.CreateElicitationRequest)) {
+        this.problems.push({ line, problem: "elicitation/create is not a valid form-mode request (weft sends forms only)" });
+      }
+      if (method === "elicitation/create" && !this.formsAdvertised) {
+        this.problems.push({ line, problem: "elicitation/create sent to a client that did not advertise elicitation.form" });
       }
       return;
     }

@@ -14,7 +14,8 @@ import { SecretInFormError } from "./secret-in-form-error.js";
 
 /** The words to show for a question, whatever shape its value has. */
 export function questionText(interrupt: ProtocolInterrupt): string {
-  const value = interrupt.value;
+  // A tool's question is the question it asked, not the wrapper that names the tool.
+  const value = isToolQuestion(interrupt.value) ? interrupt.value.question : interrupt.value;
   if (typeof value === "string") {
     return value;
   }
