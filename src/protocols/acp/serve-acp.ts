@@ -36,8 +36,10 @@ export interface AcpOptions {
    */
   input?: ((prompt: string, session: AcpSessionInfo, history: Message[], blocks: AcpContentBlock[]) => unknown) | undefined;
   /**
-   * The answer the next prompt gives a question that is not a tool approval. Such a question is
-   * asked as the agent's message, and the turn ends. Defaults to the prompt's text.
+   * The answer the next prompt gives a question that is not a tool approval and was asked as the
+   * agent's message (the turn then ends). Defaults to the prompt's text, or `{ action: "reply",
+   * text }` (a FormAnswer) for a question with an answer schema. A question with a flat answer
+   * schema is asked as a form instead when the editor shows forms (docs/architecture.md).
    */
   answer?: ((prompt: string, interrupt: ProtocolInterrupt) => unknown) | undefined;
   /** What a tool does, for the editor. Defaults to a guess from its name. */
