@@ -40,6 +40,7 @@ export type WeftErrorCode =
   | "invalid_cwd"
   | "invalid_cursor"
   | "invalid_config_value"
+  | "secret_in_form"
   // The editor's files, terminals and paths.
   | "editor_error"
   | "no_session"

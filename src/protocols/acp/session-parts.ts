@@ -1,12 +1,14 @@
 // The parts of an open session (its record and writes, its updates, its config values, how its
-// tool calls look, how it asks for permission), made from what every session of one connection shares.
+// tool calls look, how it asks for permission and fills in forms), made from what every session of
+// one connection shares.
 
 import { type AgentContext, methods } from "@agentclientprotocol/sdk";
 
 import type { Logger } from "../../types/logger.js";
 import type { ProtocolGraph } from "../shared.js";
 import type { ConfigOptions } from "./config-options.js";
-import type { AcpEditorBridge } from "./editor-bridge.js";
+import type { AcpClientCapabilities, AcpEditorBridge } from "./editor-bridge.js";
+import { requestForm } from "./elicitation.js";
 import { requestPermission } from "./permissions.js";
 import { SessionConfig } from "./session-config.js";
 import type { AcpSessionRecord, AcpSessionStore } from "./session-store.js";
@@ -19,8 +21,10 @@ import { UpdateSink } from "./update-sink.js";
 /** What every session of one connection shares. */
 export interface SessionServices {
   graph: ProtocolGraph;
-  /** The editor's side of the connection: updates and permission requests go to it. */
+  /** The editor's side of the connection: updates, permission requests and forms go to it. */
   client: AgentContext;
+  /** What the editor said it can do, in `initialize`. */
+  capabilities: () => AcpClientCapabilities;
   store: AcpSessionStore;
   editor: AcpEditorBridge | undefined;
   logger: Logger;
@@ -47,7 +51,9 @@ export function sessionParts(services: SessionServices, record: AcpSessionRecord
     config: new SessionConfig(services.configOptions, session, updates, services.booleanOptions),
     transcript: new Transcript(),
     view: { cwd: record.info.cwd, ids: new ToolCallIds(), kind: services.kind, contentLimit: services.contentLimit },
-    askPermission: (toolCall, toolName, signal) => requestPermission(client, sessionId, toolCall, toolName, signal),
+    askPermission: (toolCall, toolName, signal, offer) => requestPermission(client, sessionId, toolCall, toolName, signal, offer),
+    showsForms: () => Boolean(services.capabilities().elicitation?.form),
+    askForm: (form, signal) => requestForm(client, sessionId, form, signal),
     notices: async () => (await services.editor?.takeNotices?.(sessionId)) ?? [],
     logger,
     settings: services.settings,
