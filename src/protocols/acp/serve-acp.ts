@@ -254,6 +254,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
   const services: SessionServices = {
     graph,
     client: connection.client,
+    lines: wire.writeLines,
     store,
     editor: options.editor,
     logger,

@@ -9,6 +9,7 @@ import type { AcpEditorBridge } from "./editor-bridge.js";
 import { requestPermission } from "./permissions.js";
 import type { AcpSessionRecord, AcpSessionStore } from "./session-store.js";
 import { StoredSession } from "./stored-session.js";
+import type { LineSink } from "./streams.js";
 import { type AcpToolKind, ToolCallIds } from "./tool-calls.js";
 import { Transcript } from "./transcript.js";
 import type { TurnParts, TurnSettings } from "./turn.js";
@@ -19,6 +20,8 @@ export interface SessionServices {
   graph: ProtocolGraph;
   /** The editor's side of the connection: updates and permission requests go to it. */
   client: AgentContext;
+  /** The connection's output, for a replay's lines (see UpdateSink.sendAll). */
+  lines?: LineSink | undefined;
   store: AcpSessionStore;
   editor: AcpEditorBridge | undefined;
   logger: Logger;
@@ -35,7 +38,7 @@ export function sessionParts(services: SessionServices, record: AcpSessionRecord
   return {
     graph: services.graph,
     session: new StoredSession(services.store, record, logger),
-    updates: new UpdateSink(sessionId, (notification) => client.notify(methods.client.session.update, notification), logger),
+    updates: new UpdateSink(sessionId, (notification) => client.notify(methods.client.session.update, notification), logger, services.lines),
     transcript: new Transcript(),
     view: { cwd: record.info.cwd, ids: new ToolCallIds(), kind: services.kind, contentLimit: services.contentLimit },
     askPermission: (toolCall, toolName, signal) => requestPermission(client, sessionId, toolCall, toolName, signal),

@@ -110,6 +110,14 @@ export function eventUpdates(event: RunEvent, context: UpdateContext): AcpSessio
 
 /** The updates that replay a kept conversation, each tool call once with its final status. */
 export function replayUpdates(history: readonly Message[], context: UpdateContext): AcpSessionUpdate[] {
+  return [...eachReplayUpdate(history, context)];
+}
+
+/**
+ * The updates of `replayUpdates()`, one at a time as they are made, so a replay can write each
+ * one out without holding them all.
+ */
+export function* eachReplayUpdate(history: readonly Message[], context: UpdateContext): Generator<AcpSessionUpdate, void, undefined> {
   const results = new Map<string, ToolResultPart>();
   const called = new Set<string>();
   for (const message of history) {
@@ -125,29 +133,28 @@ export function replayUpdates(history: readonly Message[], context: UpdateContex
       }
     }
   }
-  const updates: AcpSessionUpdate[] = [];
   for (const message of history) {
     switch (message.role) {
       case "user":
         for (const part of message.parts) {
-          updates.push({ sessionUpdate: "user_message_chunk", content: partToBlock(part), messageId: message.id });
+          yield { sessionUpdate: "user_message_chunk", content: partToBlock(part), messageId: message.id };
         }
         break;
       case "assistant":
         for (const part of message.parts) {
           if (part.type === "text") {
-            updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: part.text }, messageId: message.id });
+            yield { sessionUpdate: "agent_message_chunk", content: { type: "text", text: part.text }, messageId: message.id };
           } else if (part.type === "reasoning") {
-            updates.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: part.text }, messageId: message.id });
+            yield { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: part.text }, messageId: message.id };
           } else {
-            updates.push(replayedCall(context, part, results.get(part.toolCallId)));
+            yield replayedCall(context, part, results.get(part.toolCallId));
           }
         }
         break;
       case "tool":
         for (const part of message.parts) {
           if (!called.has(part.toolCallId)) {
-            updates.push(replayedCall(context, { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: null }, part));
+            yield replayedCall(context, { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: null }, part);
           }
         }
         break;
@@ -155,7 +162,6 @@ export function replayUpdates(history: readonly Message[], context: UpdateContex
         break;
     }
   }
-  return updates;
 }
 
 function replayedCall(context: UpdateContext, call: ToolCallPart, result: ToolResultPart | undefined): ToolCallAnnouncement {
