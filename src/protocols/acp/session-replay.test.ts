@@ -81,8 +81,10 @@ describe("session/load replay", () => {
     expect(seenAtAnswer).toBe(3000);
     expect(agent.updates.map((notification) => notification.sessionId)).toEqual(expected.map(() => "sess_long"));
     expect(agent.updates.map((notification) => notification.update)).toEqual(expected);
-    // Ids made unique within the session, as live calls would be: call_1, call_1~2, …
-    expect(expected.filter((update) => update.sessionUpdate === "tool_call").map((update) => update.toolCallId).slice(0, 3)).toEqual(["call_1", "call_1~2", "call_1~3"]);
+    // Ids made unique within the session, as live calls would be (call_1, call_1~2, …), each call with its own turn's result.
+    const calls = expected.flatMap((update) => (update.sessionUpdate === "tool_call" ? [update] : []));
+    expect(calls.map((call) => call.toolCallId)).toEqual(calls.map((_, index) => (index === 0 ? "call_1" : `call_1~${index + 1}`)));
+    expect(calls.map((call) => call.rawOutput)).toEqual(calls.map((_, index) => `word ${index + 1}: a thread "woven" across\nthe warp ✓`));
     // On the wire: the 3,000 notifications, each with the keys in the SDK's order, then the answer.
     const lines = agent.wire.fromAgent.slice(written);
     expect(lines).toHaveLength(3001);

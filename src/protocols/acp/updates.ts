@@ -118,17 +118,30 @@ export function replayUpdates(history: readonly Message[], context: UpdateContex
  * one out without holding them all.
  */
 export function* eachReplayUpdate(history: readonly Message[], context: UpdateContext): Generator<AcpSessionUpdate, void, undefined> {
-  const results = new Map<string, ToolResultPart>();
-  const called = new Set<string>();
+  // Each result answers the earliest call before it with its id that has no result yet: models
+  // reuse ids like `call_1` turn after turn, and each call shows its own result.
+  const results = new Map<ToolCallPart, ToolResultPart>();
+  const uncalled = new Set<ToolResultPart>();
+  const waiting = new Map<string, ToolCallPart[]>();
   for (const message of history) {
-    if (message.role === "tool") {
-      for (const part of message.parts) {
-        results.set(part.toolCallId, part);
-      }
-    } else if (message.role === "assistant") {
+    if (message.role === "assistant") {
       for (const part of message.parts) {
         if (part.type === "tool-call") {
-          called.add(part.toolCallId);
+          const calls = waiting.get(part.toolCallId);
+          if (calls) {
+            calls.push(part);
+          } else {
+            waiting.set(part.toolCallId, [part]);
+          }
+        }
+      }
+    } else if (message.role === "tool") {
+      for (const part of message.parts) {
+        const call = waiting.get(part.toolCallId)?.shift();
+        if (call) {
+          results.set(call, part);
+        } else {
+          uncalled.add(part);
         }
       }
     }
@@ -147,13 +160,13 @@ export function* eachReplayUpdate(history: readonly Message[], context: UpdateCo
           } else if (part.type === "reasoning") {
             yield { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: part.text }, messageId: message.id };
           } else {
-            yield replayedCall(context, part, results.get(part.toolCallId));
+            yield replayedCall(context, part, results.get(part));
           }
         }
         break;
       case "tool":
         for (const part of message.parts) {
-          if (!called.has(part.toolCallId)) {
+          if (uncalled.has(part)) {
             yield replayedCall(context, { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: null }, part);
           }
         }
