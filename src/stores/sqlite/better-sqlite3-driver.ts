@@ -51,6 +51,14 @@ function wrap(statement: BetterSqlite3.Statement): SqliteStatement {
   return {
     get: (parameters) => (parameters ? statement.get(parameters) : statement.get()),
     all: (parameters) => (parameters ? statement.all(parameters) : statement.all()),
+    rows: (parameters) => {
+      statement.raw(true);
+      try {
+        return (parameters ? statement.all(parameters) : statement.all()) as unknown[][];
+      } finally {
+        statement.raw(false);
+      }
+    },
     run: (parameters) => void (parameters ? statement.run(parameters) : statement.run()),
     iterate: (parameters) => (parameters ? statement.iterate(parameters) : statement.iterate()),
   };
