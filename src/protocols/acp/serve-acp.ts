@@ -308,6 +308,13 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
     graph,
     client: connection.client,
     capabilities: () => clientCapabilities,
+    // A replay's lines stop with the connection, as the SDK's notifications do.
+    lines: (text) => {
+      if (connection.signal.aborted) {
+        throw connection.signal.reason;
+      }
+      return wire.writeLines(text);
+    },
     store,
     editor: options.editor,
     logger,

@@ -13,6 +13,7 @@ import { requestPermission } from "./permissions.js";
 import { SessionConfig } from "./session-config.js";
 import type { AcpSessionRecord, AcpSessionStore } from "./session-store.js";
 import { StoredSession } from "./stored-session.js";
+import type { LineSink } from "./streams.js";
 import { type AcpToolKind, ToolCallIds } from "./tool-calls.js";
 import { Transcript } from "./transcript.js";
 import type { TurnParts, TurnSettings } from "./turn.js";
@@ -25,6 +26,8 @@ export interface SessionServices {
   client: AgentContext;
   /** What the editor said it can do, in `initialize`. */
   capabilities: () => AcpClientCapabilities;
+  /** The connection's output, for a replay's lines (see UpdateSink.sendAll). */
+  lines?: LineSink | undefined;
   store: AcpSessionStore;
   editor: AcpEditorBridge | undefined;
   logger: Logger;
@@ -43,7 +46,7 @@ export function sessionParts(services: SessionServices, record: AcpSessionRecord
   const { client, logger } = services;
   const sessionId = record.info.id;
   const session = new StoredSession(services.store, record, logger);
-  const updates = new UpdateSink(sessionId, (notification) => client.notify(methods.client.session.update, notification), logger);
+  const updates = new UpdateSink(sessionId, (notification) => client.notify(methods.client.session.update, notification), logger, services.lines);
   return {
     graph: services.graph,
     session,
