@@ -72,7 +72,19 @@ export interface ToolResultPart {
   isError?: boolean | undefined;
   /** What the call showed the person (a diff, a terminal), so a replay can show it again. */
   display?: ToolDisplay[] | undefined;
+  /**
+   * The files the call touches. Once `title` is kept, these are the files the call was last shown
+   * with (none when absent), not only those its result named.
+   */
   locations?: ToolLocation[] | undefined;
+  /**
+   * The title the call was last shown with (a tool's own, or one it gave while running), so a
+   * replay shows it as it ended. Absent in conversations kept before it was: a replay then makes
+   * the title from the tool's name and input, and the files from its input and result.
+   */
+  title?: string | undefined;
+  /** What kind of call the editor showed it as (`read`, `edit`, `execute`, …), kept with `title`. */
+  kind?: string | undefined;
   /**
    * The input the call ran with, when the person edited it before approving (the call's own input
    * is what the model asked for). The model is told with the result.

@@ -17,6 +17,7 @@ import type { ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRun, Pro
 import { type AcpContentBlock, promptToMessage } from "./content.js";
 import { settleFailedTurn } from "./failed-turn.js";
 import { approvalToolCall } from "./approval-tool-call.js";
+import { LiveToolCalls } from "./live-tool-calls.js";
 import { editedInput, editFirstForm } from "./edit-first.js";
 import type { FormOutcome, FormRequest } from "./elicitation.js";
 import type { PermissionChoice, PermissionOffer } from "./permissions.js";
@@ -125,6 +126,9 @@ export async function startTurn(parts: TurnParts, blocks: AcpContentBlock[], sig
 }
 
 export class Turn {
+  /** How the turn's tool calls were last shown, kept with their results. */
+  private readonly live = new LiveToolCalls();
+
   constructor(
     private readonly parts: TurnParts,
     /** The turn as the session keeps it while it is in progress. */
@@ -240,6 +244,7 @@ export class Turn {
     }
     // What the person approves: the tool's title, files and description of the call (its diff).
     const toolCall = approvalToolCall(view, request);
+    this.live.noteToolCall(toolCall);
     const editForm = this.parts.showsForms() ? editFirstForm(request) : undefined;
     const choice = await this.parts.askPermission(toolCall, request.toolName, this.signal, { editFirst: editForm !== undefined });
     switch (choice.decision) {
@@ -317,6 +322,7 @@ export class Turn {
     const { session, updates, transcript, view } = this.parts;
     for await (const event of run) {
       for (const update of eventUpdates(event, view)) {
+        this.live.noteUpdate(update);
         const written = updates.send(update);
         if (written) {
           await written;
@@ -324,7 +330,7 @@ export class Turn {
       }
       transcript.observe(event);
       if (event.type === "checkpoint") {
-        const finished = transcript.take(event.status !== "interrupted");
+        const finished = this.live.dress(transcript.take(event.status !== "interrupted"), view.ids);
         if (finished.length > 0) {
           session.record.history.push(...finished);
           session.persist().catch(() => undefined);
@@ -340,9 +346,9 @@ export class Turn {
    * taken back unless a tool ran; the store still has the turn in progress (see StoredSession.claim).
    */
   private async finish(outcome: ProtocolResult): Promise<TurnEnd> {
-    const { session, updates, transcript, logger, settings } = this.parts;
+    const { session, updates, transcript, view, logger, settings } = this.parts;
     const record = session.record;
-    record.history.push(...transcript.take(outcome.status !== "interrupted"));
+    record.history.push(...this.live.dress(transcript.take(outcome.status !== "interrupted"), view.ids));
     const ran = record.history;
     let stopReason: AcpStopReason = "end_turn";
     let failureMessage: AssistantMessage | undefined;

@@ -196,6 +196,56 @@ describe("replayUpdates", () => {
     ]);
   });
 
+  it("replays a call as it was last shown when its result kept that, and one kept before results did as its input makes it", () => {
+    const kept: Message[] = [
+      { id: "a1", role: "assistant", parts: [{ type: "tool-call", toolCallId: "call_1", toolName: "survey", input: { path: "plan.md" } }] },
+      {
+        id: "t1",
+        role: "tool",
+        parts: [{ type: "tool-result", toolCallId: "call_1", toolName: "survey", output: "12 lines", title: "Surveyed plan.md", kind: "read", locations: [{ path: "/project/plan.md", line: 7 }] }],
+      },
+      { id: "a2", role: "assistant", parts: [{ type: "tool-call", toolCallId: "call_2", toolName: "survey", input: { path: "old.md" } }] },
+      { id: "t2", role: "tool", parts: [{ type: "tool-result", toolCallId: "call_2", toolName: "survey", output: "3 lines" }] },
+      // Kept with a title and no files: the call was last shown with none, whatever its input names.
+      { id: "a3", role: "assistant", parts: [{ type: "tool-call", toolCallId: "call_3", toolName: "survey", input: { path: "gone.md" } }] },
+      { id: "t3", role: "tool", parts: [{ type: "tool-result", toolCallId: "call_3", toolName: "survey", output: "none", title: "Nothing to survey" }] },
+    ];
+    expect(replayUpdates(kept, context())).toEqual([
+      {
+        sessionUpdate: "tool_call",
+        toolCallId: "call_1",
+        title: "Surveyed plan.md",
+        kind: "read",
+        status: "completed",
+        rawInput: { path: "plan.md" },
+        locations: [{ path: "/project/plan.md", line: 7 }],
+        content: [{ type: "content", content: { type: "text", text: "12 lines" } }],
+        rawOutput: "12 lines",
+      },
+      {
+        sessionUpdate: "tool_call",
+        toolCallId: "call_2",
+        title: "survey old.md",
+        kind: "other",
+        status: "completed",
+        rawInput: { path: "old.md" },
+        locations: [{ path: "/project/old.md" }],
+        content: [{ type: "content", content: { type: "text", text: "3 lines" } }],
+        rawOutput: "3 lines",
+      },
+      {
+        sessionUpdate: "tool_call",
+        toolCallId: "call_3",
+        title: "Nothing to survey",
+        kind: "other",
+        status: "completed",
+        rawInput: { path: "gone.md" },
+        content: [{ type: "content", content: { type: "text", text: "none" } }],
+        rawOutput: "none",
+      },
+    ]);
+  });
+
   it("gives replayed calls the same ids live calls of the session would get", () => {
     const given = context();
     const twice: Message[] = [

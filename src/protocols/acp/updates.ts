@@ -177,8 +177,30 @@ export function* eachReplayUpdate(history: readonly Message[], context: UpdateCo
   }
 }
 
+/**
+ * A kept call as its one `tool_call`. A result that kept how its call was last shown (its title,
+ * kind and files) is shown so; an older one gets a title and files made from the input, as live.
+ */
 function replayedCall(context: UpdateContext, call: ToolCallPart, result: ToolResultPart | undefined): ToolCallAnnouncement {
-  const update = toolCallUpdate(context, context.ids.allocate(call.toolCallId), call.toolName, call.input, result && !result.isError ? "completed" : "failed");
+  const status = result && !result.isError ? "completed" : "failed";
+  const id = context.ids.allocate(call.toolCallId);
+  if (result?.title !== undefined) {
+    const update: ToolCallAnnouncement = {
+      sessionUpdate: "tool_call",
+      toolCallId: id,
+      title: result.title,
+      kind: (result.kind as AcpToolKind | undefined) ?? context.kind(call.toolName, call.input),
+      status,
+      rawInput: call.input ?? null,
+      content: toolContent(result.display, result.output, context.contentLimit),
+      rawOutput: result.output ?? null,
+    };
+    if (result.locations?.length) {
+      update.locations = wireLocations(result.locations);
+    }
+    return update;
+  }
+  const update = toolCallUpdate(context, id, call.toolName, call.input, status);
   if (result) {
     update.content = toolContent(result.display, result.output, context.contentLimit);
     update.rawOutput = result.output ?? null;

@@ -1,0 +1,82 @@
+// How each tool call of a turn was last shown to the editor, folded from the updates sent about
+// it, so the conversation keeps it with the call's result and a replay shows the call as it ended.
+
+import type { ToolCallLocation, ToolCallUpdate } from "@agentclientprotocol/sdk";
+
+import type { Message, ToolResultPart } from "../../types/messages.js";
+import type { ToolCallIds } from "./tool-calls.js";
+import type { AcpSessionUpdate } from "./updates.js";
+
+/** What a replay cannot make again from a call's name, input and result. */
+interface LastShown {
+  title: string | undefined;
+  kind: string | undefined;
+  locations: ToolCallLocation[] | undefined;
+}
+
+export class LiveToolCalls {
+  /** By session tool call id. */
+  private readonly shown = new Map<string, LastShown>();
+
+  /** Notes an update sent to the editor; only tool calls' are kept. */
+  noteUpdate(update: AcpSessionUpdate): void {
+    if (update.sessionUpdate === "tool_call" || update.sessionUpdate === "tool_call_update") {
+      this.noteToolCall(update);
+    }
+  }
+
+  /** Notes what the editor was shown of a tool call: an update, or a permission request's call. */
+  noteToolCall(toolCall: ToolCallUpdate): void {
+    let shown = this.shown.get(toolCall.toolCallId);
+    if (!shown) {
+      shown = { title: undefined, kind: undefined, locations: undefined };
+      this.shown.set(toolCall.toolCallId, shown);
+    }
+    if (toolCall.title !== undefined && toolCall.title !== null) {
+      shown.title = toolCall.title;
+    }
+    if (toolCall.kind !== undefined && toolCall.kind !== null) {
+      shown.kind = toolCall.kind;
+    }
+    if (toolCall.locations !== undefined && toolCall.locations !== null) {
+      shown.locations = toolCall.locations;
+    }
+  }
+
+  /**
+   * The messages with each tool result carrying how its call was last shown. Messages and parts
+   * are copied where they change (a graph's messages are its state); calls noted are then forgotten.
+   */
+  dress(messages: Message[], ids: ToolCallIds): Message[] {
+    if (this.shown.size === 0) {
+      return messages;
+    }
+    return messages.map((message) => {
+      if (message.role !== "tool" || !message.parts.some((part) => this.lastShown(part, ids))) {
+        return message;
+      }
+      return { ...message, parts: message.parts.map((part) => this.dressed(part, ids)) };
+    });
+  }
+
+  private lastShown(part: ToolResultPart, ids: ToolCallIds): LastShown | undefined {
+    return ids.has(part.toolCallId) ? this.shown.get(ids.of(part.toolCallId)) : undefined;
+  }
+
+  private dressed(part: ToolResultPart, ids: ToolCallIds): ToolResultPart {
+    const shown = this.lastShown(part, ids);
+    if (!shown || shown.title === undefined) {
+      return part;
+    }
+    this.shown.delete(ids.of(part.toolCallId));
+    const { locations: _result, ...rest } = part;
+    const dressed: ToolResultPart = { ...rest, title: shown.title };
+    if (shown.kind !== undefined) {
+      dressed.kind = shown.kind;
+    }
+    if (shown.locations?.length) {
+      dressed.locations = shown.locations.map((location) => (typeof location.line === "number" ? { path: location.path, line: location.line } : { path: location.path }));
+    }
+    return dressed;
+  }
+}
