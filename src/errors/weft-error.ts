@@ -38,6 +38,7 @@ export type WeftErrorCode =
   | "turn_in_progress"
   | "prompt_too_large"
   | "invalid_cwd"
+  | "invalid_directory"
   | "invalid_cursor"
   | "invalid_config_value"
   // The editor's files, terminals and paths.

@@ -2,7 +2,6 @@
 // methods to sessions; the sessions themselves (turns, permissions, replay) are in acp-session.ts.
 
 import { randomUUID } from "node:crypto";
-import { isAbsolute, win32 } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
 
@@ -17,7 +16,8 @@ import { AcpConnectionError } from "./connection-error.js";
 import type { AcpClientCapabilities, AcpConnection, AcpEditorBridge } from "./editor-bridge.js";
 import type { LineLimits } from "./line-limits.js";
 import type { AcpModes } from "./modes.js";
-import { InvalidCursorError, InvalidCwdError, TurnInProgressError } from "./request-errors.js";
+import { InvalidCursorError, TurnInProgressError } from "./request-errors.js";
+import { additionalDirectories, checkCwd } from "./session-directories.js";
 import { fromStore, SessionNotFoundError } from "./session-errors.js";
 import { type SessionServices, sessionParts } from "./session-parts.js";
 import { type AcpSessionInfo, type AcpSessionRecord, type AcpSessionStore, type AcpSessionSummary, MemoryAcpSessionStore } from "./session-store.js";
@@ -159,14 +159,18 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
     await options.editor?.openSession?.(record.info);
     return session;
   };
-  const loadRecord = async (sessionId: string, cwd: string, mcpServers: unknown[]): Promise<AcpSessionRecord> => {
+  /** A stored session as a load or resume opens it; `moved` when its other directories are not the ones it had. */
+  const loadRecord = async (params: acp.LoadSessionRequest | acp.ResumeSessionRequest): Promise<{ record: AcpSessionRecord; moved: boolean }> => {
+    const { sessionId, cwd } = params;
     checkCwd(cwd);
+    const directories = additionalDirectories(cwd, params.additionalDirectories);
     if (sessions.get(sessionId)?.busy) {
       throw new TurnInProgressError(sessionId);
     }
     const record = await readRecord(store, sessionId);
-    record.info = { id: sessionId, cwd, mcpServers };
-    return record;
+    const moved = JSON.stringify(record.info.additionalDirectories ?? []) !== JSON.stringify(directories ?? []);
+    record.info = sessionInfo(sessionId, cwd, params.mcpServers ?? [], directories);
+    return { record, moved };
   };
 
   app
@@ -178,7 +182,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
         // After the answer is written: the SDK sends it when this handler returns.
         setImmediate(options.onInitialized);
       }
-      const sessionCapabilities: Record<string, object> = { resume: {}, close: {} };
+      const sessionCapabilities: acp.SessionCapabilities = { resume: {}, close: {}, additionalDirectories: {} };
       if (store.list) {
         sessionCapabilities.list = {};
       }
@@ -200,7 +204,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
     .onRequest(acp.methods.agent.session.new, handle(async ({ params }) => {
       checkCwd(params.cwd);
       const record: AcpSessionRecord = {
-        info: { id: `sess_${randomUUID().replaceAll("-", "")}`, cwd: params.cwd, mcpServers: params.mcpServers ?? [] },
+        info: sessionInfo(`sess_${randomUUID().replaceAll("-", "")}`, params.cwd, params.mcpServers ?? [], additionalDirectories(params.cwd, params.additionalDirectories)),
         history: [],
         always: [],
         updatedAt: new Date().toISOString(),
@@ -221,8 +225,11 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
       return { sessionId: record.info.id, ...session.config.announce() };
     }))
     .onRequest(acp.methods.agent.session.load, handle(async ({ params }) => {
-      const record = await loadRecord(params.sessionId, params.cwd, params.mcpServers ?? []);
+      const { record, moved } = await loadRecord(params);
       const session = await open(record);
+      if (moved) {
+        await fromStore(() => session.persist());
+      }
       logger.info("Session started", { method: "session/load", sessionId: params.sessionId, cwd: params.cwd, messages: record.history.length, carriesOn: Boolean(record.turn) });
       await session.replay();
       // A turn the agent was in the middle of when it stopped goes on now; the load answers when
@@ -231,8 +238,11 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
       return session.config.announce();
     }))
     .onRequest(acp.methods.agent.session.resume, handle(async ({ params }) => {
-      const record = await loadRecord(params.sessionId, params.cwd, params.mcpServers ?? []);
+      const { record, moved } = await loadRecord(params);
       const session = await open(record);
+      if (moved) {
+        await fromStore(() => session.persist());
+      }
       logger.info("Session started", { method: "session/resume", sessionId: params.sessionId, cwd: params.cwd, messages: record.history.length });
       return session.config.announce();
     }))
@@ -371,10 +381,13 @@ async function readRecord(store: AcpSessionStore, sessionId: string): Promise<Ac
   return record;
 }
 
-function checkCwd(cwd: string): void {
-  if (!isAbsolute(cwd) && !win32.isAbsolute(cwd)) {
-    throw new InvalidCwdError(cwd);
+/** A session's info: no key for other directories when there are none. */
+function sessionInfo(id: string, cwd: string, mcpServers: unknown[], directories: string[] | undefined): AcpSessionInfo {
+  const info: AcpSessionInfo = { id, cwd, mcpServers };
+  if (directories) {
+    info.additionalDirectories = directories;
   }
+  return info;
 }
 
 function readCursor(cursor: string | null | undefined): number {
@@ -428,9 +441,12 @@ function implementation(info: NonNullable<AcpOptions["agentInfo"]>): acp.Impleme
   return result;
 }
 
-/** A session as `session/list` sends it: no title key when there is none. */
+/** A session as `session/list` sends it: no title or other directories key when there are none. */
 function listEntry(summary: AcpSessionSummary): acp.SessionInfo {
   const entry: acp.SessionInfo = { sessionId: summary.sessionId, cwd: summary.cwd, updatedAt: summary.updatedAt };
+  if (summary.additionalDirectories?.length) {
+    entry.additionalDirectories = summary.additionalDirectories;
+  }
   if (summary.title !== undefined) {
     entry.title = summary.title;
   }

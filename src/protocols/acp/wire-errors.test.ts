@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import { StoreUnavailableError } from "../../errors/store-errors.js";
 import { WeftError } from "../../errors/weft-error.js";
-import { InvalidConfigValueError, InvalidCursorError, InvalidCwdError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
+import { InvalidConfigValueError, InvalidCursorError, InvalidCwdError, InvalidDirectoryError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
 import type * as sessionErrors from "./session-errors.js";
 import { SessionBusyError, SessionConflictError, SessionNotFoundError, SessionStoreUnavailableError, TurnFailedError } from "./session-errors.js";
 import { answering, toRequestError } from "./wire-errors.js";
@@ -56,6 +56,11 @@ describe("toRequestError", () => {
 
   it("answers requests refused as sent with invalid params or an invalid request, and what was wrong", () => {
     expect(wire(new InvalidCwdError("relative/dir"))).toEqual({ code: -32602, message: 'Invalid params: cwd must be an absolute path, not "relative/dir".', data: { cwd: "relative/dir" } });
+    expect(wire(new InvalidDirectoryError("lib"))).toEqual({
+      code: -32602,
+      message: 'Invalid params: additionalDirectories must be absolute paths, not "lib".',
+      data: { additionalDirectories: "lib" },
+    });
     expect(wire(new InvalidCursorError("x"))).toEqual({ code: -32602, message: "Invalid params: Unknown cursor.", data: { cursor: "x" } });
     expect(wire(new PromptTooLargeError(3 * 1024 * 1024, 1024 * 1024))).toEqual({
       code: -32602,

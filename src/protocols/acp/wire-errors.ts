@@ -5,7 +5,7 @@
 import { RequestError } from "@agentclientprotocol/sdk";
 
 import { WeftError } from "../../errors/weft-error.js";
-import { InvalidConfigValueError, InvalidCursorError, InvalidCwdError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
+import { InvalidConfigValueError, InvalidCursorError, InvalidCwdError, InvalidDirectoryError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
 import { SessionBusyError, SessionConflictError, SessionNotFoundError, TurnFailedError } from "./session-errors.js";
 
 /**
@@ -34,6 +34,9 @@ export function toRequestError(error: unknown, unexpected?: (error: unknown) => 
   }
   if (InvalidCwdError.isInstance(error)) {
     return RequestError.invalidParams({ cwd: error.cwd }, error.message);
+  }
+  if (InvalidDirectoryError.isInstance(error)) {
+    return RequestError.invalidParams({ additionalDirectories: error.directory }, error.message);
   }
   if (InvalidCursorError.isInstance(error)) {
     return RequestError.invalidParams({ cursor: error.cursor }, error.message);
