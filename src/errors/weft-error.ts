@@ -41,6 +41,7 @@ export type WeftErrorCode =
   | "invalid_directory"
   | "invalid_cursor"
   | "invalid_config_value"
+  | "command_failed"
   // The editor's files, terminals and paths.
   | "editor_error"
   | "no_session"

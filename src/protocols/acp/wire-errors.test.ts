@@ -9,6 +9,7 @@ import { WeftError } from "../../errors/weft-error.js";
 import { InvalidConfigValueError, InvalidCursorError, InvalidCwdError, InvalidDirectoryError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
 import type * as sessionErrors from "./session-errors.js";
 import { SessionBusyError, SessionConflictError, SessionNotFoundError, SessionStoreUnavailableError, TurnFailedError } from "./session-errors.js";
+import { CommandFailedError } from "./slash-commands.js";
 import { answering, toRequestError } from "./wire-errors.js";
 
 const wire = (error: unknown, unexpected?: (error: unknown) => void) => {
@@ -52,6 +53,14 @@ describe("toRequestError", () => {
     const withCode = new TurnFailedError(new WeftError("model_call_failed", "the model is out of reach"));
     expect(wire(withCode)).toEqual({ code: -32603, message: "The agent failed: the model is out of reach", data: { code: "model_call_failed" } });
     expect(wire(new TurnFailedError(new Error("boom")))).toEqual({ code: -32603, message: "The agent failed: boom", data: { code: "turn_failed" } });
+  });
+
+  it("answers a failed slash command with its name", () => {
+    expect(wire(new CommandFailedError("review", "no diff to review"))).toEqual({
+      code: -32603,
+      message: "The command /review failed: no diff to review",
+      data: { code: "command_failed", command: "review" },
+    });
   });
 
   it("answers requests refused as sent with invalid params or an invalid request, and what was wrong", () => {

@@ -7,6 +7,7 @@ import { RequestError } from "@agentclientprotocol/sdk";
 import { WeftError } from "../../errors/weft-error.js";
 import { InvalidConfigValueError, InvalidCursorError, InvalidCwdError, InvalidDirectoryError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
 import { SessionBusyError, SessionConflictError, SessionNotFoundError, TurnFailedError } from "./session-errors.js";
+import { CommandFailedError } from "./slash-commands.js";
 
 /**
  * The JSON-RPC error for what a handler threw. RequestErrors pass as they are; weft errors keep
@@ -31,6 +32,9 @@ export function toRequestError(error: unknown, unexpected?: (error: unknown) => 
   if (TurnFailedError.isInstance(error)) {
     // The run's own code (model_call_failed, store_unavailable, ...) says more than "turn_failed".
     return new RequestError(-32603, error.message, { code: error.reason ?? error.code });
+  }
+  if (CommandFailedError.isInstance(error)) {
+    return new RequestError(-32603, error.message, { code: error.code, command: error.command });
   }
   if (InvalidCwdError.isInstance(error)) {
     return RequestError.invalidParams({ cwd: error.cwd }, error.message);
