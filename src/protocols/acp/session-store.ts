@@ -162,10 +162,17 @@ export function summarize(record: AcpSessionRecord): AcpSessionSummary {
 /** The longest title, in characters; a longer one is cut with an ellipsis. */
 export const TITLE_LENGTH = 80;
 
-/** The default title of a conversation: the start of its first prompt's text; undefined when it has none. */
+/** The default title of a conversation: the start of the text of its first prompt that has some; undefined when none has. */
 export function sessionTitle(history: readonly Message[]): string | undefined {
-  const first = history.find((message) => message.role === "user");
-  return shortTitle(first?.parts.map((part) => (part.type === "text" ? part.text : "")).join(" ") ?? "");
+  for (const message of history) {
+    if (message.role === "user") {
+      const title = shortTitle(message.parts.map((part) => (part.type === "text" ? part.text : "")).join(" "));
+      if (title !== undefined) {
+        return title;
+      }
+    }
+  }
+  return undefined;
 }
 
 /** `text` as a title: on one line, white space collapsed, at most TITLE_LENGTH characters; undefined when empty. */
