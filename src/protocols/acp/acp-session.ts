@@ -86,7 +86,7 @@ export class LiveSession {
         let prompt: { blocks: AcpContentBlock[]; input?: unknown } = { blocks };
         const matched = this.parts.commands.match(blocks);
         if (matched) {
-          this.parts.logger.info("Command", { sessionId: this.id, command: matched.command.name });
+          this.parts.logger.info("Command run", { sessionId: this.id, command: matched.command.name });
           const outcome = await this.parts.commands.run(matched, blocks, signal);
           if (signal.aborted) {
             return endedWith("cancelled");
