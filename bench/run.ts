@@ -9,9 +9,9 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 
 import { cleanUpStores } from "../test/support/servers.js";
-import { coldNotifications } from "./bare-replay.js";
 import { tokenLatency } from "./latency.js";
 import { bytesPerSession } from "./memory.js";
+import { benchReplay, formatTiming } from "./replay.js";
 import { benchSessionStore, sessionStoreDrivers, type SessionStoreResult } from "./session-store.js";
 import { formatBytes, formatMs } from "./stats.js";
 import { benchStartup, type AgentCommand } from "./startup.js";
@@ -62,7 +62,20 @@ try {
   row(`idle memory per open session (${sessions.toLocaleString("en")} open)`, formatBytes(weftPerSession), formatBytes(barePerSession), ratio(weftPerSession, barePerSession), "");
 
   const longest = Math.max(...turns);
-  const floor = await coldNotifications(bare, longest * 3, quick ? 2 : 5);
+  const pairs = quick ? 5 : 15;
+  log(`replay of ${longest.toLocaleString("en")} turns on sqlite, ${pairs} alternating runs`);
+  const replay = await benchReplay(weft, bare, temp, { turns: longest, runs: pairs, log: (message) => log(`replay: ${message}`) });
+  const updates = replay.updates.toLocaleString("en");
+  const spread = `pairs ${replay.pairRatios.minimum.toFixed(2)}–${replay.pairRatios.maximum.toFixed(2)}`;
+  row(
+    `session/load, ${longest.toLocaleString("en")} turns, sqlite, request → answer (median, min–max, middle half; ${pairs} alternating runs)`,
+    formatTiming(replay.weft),
+    `${formatTiming(replay.bare)}, sending ${updates} one-word chunks`,
+    `${replay.ratio.toFixed(2)}x (${spread})`,
+    "≤ 1.0x; aim < 100 ms",
+  );
+  row(`session/load, ${longest.toLocaleString("en")} turns, sqlite, against the bare agent sending the same ${updates} updates`, formatMs(replay.weft.medianMs), formatTiming(replay.bareSame), ratio(replay.weft.medianMs, replay.bareSame.medianMs), "");
+  row(`floor: the same ${updates} lines in one write (no SDK, no store; the client's own time)`, formatTiming(replay.floor), "", ratio(replay.weft.medianMs, replay.floor.medianMs), "");
   const stores: SessionStoreResult[] = [];
   const drivers = sessionStoreDrivers(temp);
   for (const { driver, spec } of drivers) {
@@ -72,9 +85,8 @@ try {
   for (const result of stores) {
     for (const length of turns) {
       const loaded = result.load.get(length) ?? 0;
-      const target = result.driver === "sqlite" && length === 1000 ? "< 100 ms" : "";
-      const baseline = length === longest ? `${formatMs(floor)} (sending ${(longest * 3).toLocaleString("en")} updates)` : "";
-      row(`session/load, ${length.toLocaleString("en")} turns, ${result.driver}`, formatMs(loaded), baseline, "", target);
+      const baseline = length === longest ? `${formatMs(replay.bare.medianMs)} (sending ${updates} updates, above)` : "";
+      row(`session/load, ${length.toLocaleString("en")} turns, ${result.driver}`, formatMs(loaded), baseline, length === longest ? ratio(loaded, replay.bare.medianMs) : "", "");
     }
     const first = result.perTurn.get(turns[0] as number);
     const last = result.perTurn.get(longest);

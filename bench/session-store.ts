@@ -38,7 +38,8 @@ function scriptedModel(): ScriptedModel {
 }
 
 /** Fills sessions of the given lengths through the coding agent, measuring the longest as it grows. */
-async function fill(spec: string, cwd: string, lengths: number[]) {
+export async function fillSessions(spec: string, cwd: string, lengths: number[]) {
+  writeFileSync(join(cwd, "notes.md"), "weft: the threads woven across the warp.\n");
   const store = new CountingStore(await openStore(spec));
   const agent = await connectInProcess((streams: AcpStreams) => serveCodingAgent(streams, { model: scriptedModel(), store }));
   const sessions = new Map<number, string>();
@@ -100,8 +101,7 @@ async function loadTime(weft: AgentCommand, spec: string, cwd: string, sessionId
 }
 
 export async function benchSessionStore(weft: AgentCommand, driver: string, spec: string, cwd: string, turns: number[], runs: number): Promise<SessionStoreResult> {
-  writeFileSync(join(cwd, "notes.md"), "weft: the threads woven across the warp.\n");
-  const { sessions, perTurn } = await fill(spec, cwd, turns);
+  const { sessions, perTurn } = await fillSessions(spec, cwd, turns);
   const load = new Map<number, number>();
   for (const length of turns) {
     load.set(length, await loadTime(weft, spec, cwd, sessions.get(length) as string, length, runs));

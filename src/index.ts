@@ -49,8 +49,8 @@ export type { ChannelMap, NodeFunction, Router, StateOf, UpdateOf } from "./grap
 export { type Channel, listChannel, reducerChannel, valueChannel } from "./graph/channels.js";
 export { createMessageId, messageText, messagesChannel, replaceMessages, userMessage, type MessagesWrite } from "./graph/messages.js";
 export { CompiledGraph, type CompileOptions, type ThreadInfo } from "./graph/compiled-graph.js";
-export type { InterruptRequest, NodeContext } from "./graph/node-context.js";
-export type { Interrupt } from "./graph/interrupt.js";
+export type { InterruptOptions, InterruptRequest, NodeContext } from "./graph/node-context.js";
+export type { FormAnswer, Interrupt } from "./graph/interrupt.js";
 export type { FinishReason, NodeEvent, PlanEntry, RunEvent, RuntimeEvent, Usage } from "./graph/events.js";
 export type { GraphRun, RunConfig, RunFinish, RunOptions, RunOutcome } from "./graph/run-outcome.js";
 export { GraphDefinitionError, LeaseLostError, NodeFailedError, ThreadBusyError, UnknownInterruptError } from "./graph/graph-errors.js";
@@ -65,8 +65,8 @@ export {
   type AgentRunContext,
   type ApprovalPolicy,
   type ToolList,
-  type ToolQuestion,
 } from "./agent/create-agent.js";
+export type { ToolQuestion } from "./agent/tool-question.js";
 export { defineTool, type ApprovalContext, type ApprovalDescription, type Tool, type ToolContext, type ToolOutput } from "./agent/tool.js";
 export { isToolApproval, type ToolApprovalAnswer, type ToolApprovalRequest } from "./agent/tool-approval.js";
 export { ModelCallError } from "./agent/agent-errors.js";

@@ -125,7 +125,11 @@ describe("createAgent over an OpenAI-compatible server", () => {
     const paused = await agent.run(input("write it"), { threadId: "yes" }).outcome;
     expect(paused.status).toBe("interrupted");
     const interrupt = paused.status === "interrupted" ? paused.interrupts[0] : undefined;
-    expect(interrupt).toEqual({ id: approvalId("call_w"), node: "tools", value: { kind: "tool-approval", toolCallId: "call_w", toolName: "write", input: { text: "x" } } });
+    expect(interrupt).toEqual({
+      id: approvalId("call_w"),
+      node: "tools",
+      value: { kind: "tool-approval", toolCallId: "call_w", toolName: "write", input: { text: "x" }, inputSchema: expect.objectContaining({ type: "object", required: ["text"] }) },
+    });
     expect(writes).toBe(0);
     const approved = await agent.resume({ [approvalId("call_w")]: { decision: "approve" } }, { threadId: "yes" }).outcome;
     expect(approved.status).toBe("completed");
@@ -175,12 +179,73 @@ describe("createAgent over an OpenAI-compatible server", () => {
     const paused = await agent.run(input("write it"), { threadId: "described" }).outcome;
     const values = paused.status === "interrupted" ? paused.interrupts.map((interrupt) => interrupt.value) : [];
     expect(values).toEqual([
-      { kind: "tool-approval", toolCallId: "call_w", toolName: "write", input: { path: "notes.txt" }, title: "Write notes.txt → elsewhere/notes.txt", display: [{ type: "text", text: "notes.txt is a link." }] },
-      { kind: "tool-approval", toolCallId: "call_b", toolName: "broken", input: {} },
+      {
+        kind: "tool-approval",
+        toolCallId: "call_w",
+        toolName: "write",
+        input: { path: "notes.txt" },
+        title: "Write notes.txt → elsewhere/notes.txt",
+        display: [{ type: "text", text: "notes.txt is a link." }],
+        inputSchema: expect.objectContaining({ type: "object", properties: { path: { type: "string" } } }),
+      },
+      { kind: "tool-approval", toolCallId: "call_b", toolName: "broken", input: {}, inputSchema: expect.objectContaining({ type: "object", properties: {} }) },
     ]);
     const answers = { [approvalId("call_w")]: { decision: "approve" }, [approvalId("call_b")]: { decision: "approve" } };
     expect((await agent.resume(answers, { threadId: "described" }).outcome).status).toBe("completed");
     expect(described).toEqual(["described/call_w"]);
+  });
+
+  it("describes an approval with the tool's title and locations when it gives no description of its own", async () => {
+    const move = defineTool({
+      name: "move_file",
+      description: "Moves a file.",
+      input: z.object({ from: z.string(), to: z.string() }),
+      needsApproval: true,
+      title: ({ from, to }) => `Move ${from} to ${to}`,
+      locations: ({ from, to }) => [{ path: `/project/${from}` }, { path: `/project/${to}` }],
+      execute: () => "moved",
+    });
+    const { agent } = await agentOn([{ toolCalls: [{ name: "move_file", arguments: { from: "a.txt", to: "b.txt" }, id: "call_m" }] }], { tools: [move] });
+    const paused = await agent.run(input("move it"), { threadId: "t" }).outcome;
+    expect(paused.status === "interrupted" && paused.interrupts[0]?.value).toMatchObject({
+      title: "Move a.txt to b.txt",
+      locations: [{ path: "/project/a.txt" }, { path: "/project/b.txt" }],
+    });
+  });
+
+  it("runs a call with the input the person edited, tells the model so, and checks the edited input first", async () => {
+    const ran: unknown[] = [];
+    const write = defineTool({
+      name: "write",
+      description: "Writes.",
+      input: z.object({ path: z.string(), text: z.string() }),
+      needsApproval: true,
+      execute: (written) => {
+        ran.push(written);
+        return `wrote ${written.text}`;
+      },
+    });
+    const script: FakeScript = (request) =>
+      request.messages.some((message) => message.role === "tool") ? { text: "ok" } : { toolCalls: [{ name: "write", arguments: { path: "a.txt", text: "draft" }, id: "call_w" }] };
+    const { agent, server } = await agentOn(script, { tools: [write] });
+
+    await agent.run(input("write it"), { threadId: "edited" }).outcome;
+    const resumed = agent.resume({ [approvalId("call_w")]: { decision: "edit", input: { path: "a.txt", text: "final" } } }, { threadId: "edited" });
+    const events = await collect(resumed);
+    const done = await resumed.outcome;
+    expect(ran).toEqual([{ path: "a.txt", text: "final" }]);
+    expect(events.find((event) => event.type === "tool-start")).toMatchObject({ input: { path: "a.txt", text: "final" } });
+    const result = done.status === "completed" ? (done.output.messages.find((message) => message.role === "tool") as ToolMessage | undefined)?.parts[0] : undefined;
+    expect(result).toMatchObject({ output: "wrote final", editedInput: { path: "a.txt", text: "final" } });
+    expect(server.requests[1]?.messages.find((message) => message.role === "tool")?.content).toBe(
+      'The person edited this call\'s input before approving it; it ran with {"path":"a.txt","text":"final"}.\n\nwrote final',
+    );
+
+    await agent.run(input("write it"), { threadId: "invalid" }).outcome;
+    const refused = await agent.resume({ [approvalId("call_w")]: { decision: "edit", input: { path: "a.txt" } } }, { threadId: "invalid" }).outcome;
+    expect(ran).toHaveLength(1);
+    const error = refused.status === "completed" ? (refused.output.messages.find((message) => message.role === "tool") as ToolMessage | undefined)?.parts[0] : undefined;
+    expect(error).toMatchObject({ isError: true, editedInput: { path: "a.txt" }, output: expect.stringContaining("the edited input is not valid") });
   });
 
   it("gives each of two parallel calls exactly one result, running them at the same time", async () => {
@@ -319,6 +384,22 @@ describe("createAgent over an OpenAI-compatible server", () => {
     expect(done.status).toBe("completed");
     expect(server.requests[1]?.messages.find((message) => message.role === "tool")?.content).toBe("colour: blue");
     expect(seen).toEqual(["ann", "ann"]);
+  });
+
+  it("keeps the schema a tool gives its question's answer on the interrupt", async () => {
+    const schema = { type: "object", properties: { colour: { type: "string" } } };
+    const pick = defineTool({
+      name: "pick",
+      description: "Asks for a colour.",
+      input: z.object({}),
+      execute: (_input, context) => JSON.stringify(context.ask({ question: "Which colour?" }, { schema })),
+    });
+    const { agent, server } = await agentOn([{ toolCalls: [{ name: "pick", arguments: {}, id: "q1" }] }, { text: "ok" }], { tools: [pick] });
+    const paused = await agent.run(input("paint"), { threadId: "t" }).outcome;
+    const question = paused.status === "interrupted" ? paused.interrupts[0] : undefined;
+    expect(question).toEqual({ id: "ask:q1:0", node: "tools", value: { kind: "question", toolCallId: "q1", toolName: "pick", question: { question: "Which colour?" } }, schema });
+    await agent.resume({ "ask:q1:0": { action: "accept", content: { colour: "red" } } }, { threadId: "t" }).outcome;
+    expect(server.requests[1]?.messages.find((message) => message.role === "tool")?.content).toBe('{"action":"accept","content":{"colour":"red"}}');
   });
 });
 

@@ -12,7 +12,7 @@ import { createMessageId, messagesChannel, replaceMessages } from "../graph/mess
 import { type NodeContext, PauseSignal } from "../graph/node-context.js";
 import type { RunConfig } from "../graph/run-outcome.js";
 import { END, START, StateGraph } from "../graph/state-graph.js";
-import type { JsonValue } from "../types/json.js";
+import type { JsonObject, JsonValue } from "../types/json.js";
 import type { AssistantMessage, Message, ToolCallPart, ToolMessage, ToolResultPart } from "../types/messages.js";
 import type { Principal } from "../types/principal.js";
 import type { ToolDisplay, ToolLocation } from "../types/tool-display.js";
@@ -20,6 +20,7 @@ import { toModelPrompt } from "./model-prompt.js";
 import { streamModel } from "./stream-model.js";
 import { isToolOutput, type Tool, type ToolContext } from "./tool.js";
 import type { ToolApprovalAnswer, ToolApprovalRequest } from "./tool-approval.js";
+import type { ToolQuestion } from "./tool-question.js";
 
 /**
  * Which tool calls need a person's approval: every call (`true`), the named tools, a map by tool
@@ -82,14 +83,6 @@ export interface AgentInput {
 const agentChannels = () => ({ messages: messagesChannel(), modelCalls: valueChannel(0) });
 
 export type AgentChannels = ReturnType<typeof agentChannels>;
-
-/** A question a tool asks the person, as the interrupt value. */
-export interface ToolQuestion {
-  kind: "question";
-  toolCallId: string;
-  toolName: string;
-  question: JsonValue;
-}
 
 /** The interrupt id of a tool call's approval. */
 export function approvalId(toolCallId: string): string {
@@ -283,19 +276,42 @@ function needsApproval(entry: PreparedCall, policy: ApprovalPolicy | undefined, 
   return Boolean(entry.tool?.needsApproval);
 }
 
-/** The tool's own title and display for a call's approval, if it has any to give. */
-async function describeApproval(entry: PreparedCall, context: NodeContext): Promise<Pick<ToolApprovalRequest, "title" | "display">> {
+/**
+ * What the person reviews for a call's approval: the tool's own description (see
+ * Tool.describeApproval), else its usual title and locations; and the input's schema, so the
+ * reviewer can offer to edit the input first.
+ */
+async function describeApproval(entry: PreparedCall, context: NodeContext): Promise<Pick<ToolApprovalRequest, "title" | "display" | "locations" | "inputSchema">> {
+  const tool = entry.tool;
   const described = await Promise.resolve()
-    .then(() => entry.tool?.describeApproval?.(entry.input, { toolCallId: entry.call.toolCallId, threadId: context.threadId, signal: context.signal }))
+    .then(() => tool?.describeApproval?.(entry.input, { toolCallId: entry.call.toolCallId, threadId: context.threadId, signal: context.signal }))
     .catch(() => undefined);
-  const fields: Pick<ToolApprovalRequest, "title" | "display"> = {};
-  if (described?.title) {
-    fields.title = described.title;
+  const fields: Pick<ToolApprovalRequest, "title" | "display" | "locations" | "inputSchema"> = {};
+  const title = described?.title || quietly(() => tool?.title?.(entry.input));
+  if (title) {
+    fields.title = title;
   }
   if (described?.display?.length) {
     fields.display = described.display;
   }
+  const locations = described?.locations?.length ? described.locations : quietly(() => tool?.locations?.(entry.input));
+  if (locations?.length) {
+    fields.locations = locations;
+  }
+  const schema = tool && describeTool(tool).inputSchema;
+  if (schema && typeof schema === "object") {
+    fields.inputSchema = toJson(schema) as JsonObject;
+  }
   return fields;
+}
+
+/** What `describe` gives, or undefined when it throws: a description is never worth failing a call. */
+function quietly<T>(describe: () => T): T | undefined {
+  try {
+    return describe();
+  } catch {
+    return undefined;
+  }
 }
 
 function readApproval(answer: unknown): ToolApprovalAnswer {
@@ -304,6 +320,13 @@ function readApproval(answer: unknown): ToolApprovalAnswer {
   }
   if (typeof answer === "object" && answer !== null && (answer as { decision?: unknown }).decision === "approve") {
     return { decision: "approve" };
+  }
+  if (typeof answer === "object" && answer !== null && (answer as { decision?: unknown }).decision === "edit") {
+    const input = (answer as { input?: unknown }).input;
+    if (input !== null && typeof input === "object" && !Array.isArray(input)) {
+      return { decision: "edit", input: input as JsonObject };
+    }
+    return { decision: "reject", reason: "The edited input was not an object." };
   }
   const reason = (answer as { reason?: unknown } | undefined)?.reason;
   return typeof reason === "string" ? { decision: "reject", reason } : { decision: "reject" };
@@ -335,8 +358,23 @@ async function runOne(entry: PreparedCall, approval: ToolApprovalAnswer | undefi
     return part;
   }
   const tool = entry.tool;
+  let input = entry.input;
+  if (approval?.decision === "edit") {
+    // The person changed the input before approving: it is checked as the model's would be.
+    const edited = tool.input ? tool.input.safeParse(approval.input) : { success: true as const, data: approval.input };
+    if (!edited.success) {
+      const part = result(true, `The person edited the input of this call, and the edited input is not valid: ${z.prettifyError(edited.error)}`);
+      part.editedInput = approval.input;
+      context.emit({ type: "tool-end", toolCallId: call.toolCallId, toolName: call.toolName, status: "error", output: part.output });
+      return part;
+    }
+    input = edited.data;
+  }
   const stored = await context.memo(call.toolCallId, async () => {
-    const part = await execute(tool, entry.input, call, context, result);
+    const part = await execute(tool, input, call, context, result);
+    if (approval?.decision === "edit") {
+      part.editedInput = toJson(input);
+    }
     return part as unknown as JsonValue;
   });
   return stored as unknown as ToolResultPart;
@@ -369,9 +407,10 @@ async function execute(
     config: context.config,
     signal: context.signal,
     store: context.store,
-    ask: <T>(question: JsonValue) => {
+    ask: <T>(question: JsonValue, options?: { schema?: JsonObject | undefined }) => {
       const value: ToolQuestion = { kind: "question", toolCallId: call.toolCallId, toolName: call.toolName, question };
-      return context.interrupt<T>(value as unknown as JsonValue, { id: `ask:${call.toolCallId}:${questions++}` });
+      const id = `ask:${call.toolCallId}:${questions++}`;
+      return context.interrupt<T>(value as unknown as JsonValue, options?.schema ? { id, schema: options.schema } : { id });
     },
     report: (update) => context.emit({ type: "tool-update", toolCallId: call.toolCallId, ...update }),
   };

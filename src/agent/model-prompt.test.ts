@@ -10,6 +10,29 @@ const user = (id: string, text: string): Message => ({ id, role: "user", parts: 
 const assistant = (id: string, text: string): Message => ({ id, role: "assistant", parts: text === "" ? [] : [{ type: "text", text }] });
 
 describe("toModelPrompt", () => {
+  it("tells the model when the person edited a call's input before it ran, and with what", () => {
+    const call: Message = { id: "a1", role: "assistant", parts: [{ type: "tool-call", toolCallId: "c1", toolName: "write_note", input: { path: "a.txt", text: "draft" } }] };
+    const result: Message = {
+      id: "t1",
+      role: "tool",
+      parts: [
+        { type: "tool-result", toolCallId: "c1", toolName: "write_note", output: "wrote a.txt", editedInput: { path: "a.txt", text: "final" } },
+      ],
+    };
+    const prompt = toModelPrompt(undefined, [user("u1", "write"), call, result]);
+    expect(prompt.at(-1)).toEqual({
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: "c1",
+          toolName: "write_note",
+          output: { type: "text", value: 'The person edited this call\'s input before approving it; it ran with {"path":"a.txt","text":"final"}.\n\nwrote a.txt' },
+        },
+      ],
+    });
+  });
+
   it("joins the prompt of a turn that got no answer to the next one", () => {
     const prompt = toModelPrompt("Be brief.", [user("u1", "first"), user("u2", "second")]);
     expect(prompt).toEqual([

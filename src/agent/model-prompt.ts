@@ -180,6 +180,12 @@ function toolResult(part: ToolResultPart): LanguageModelV3ToolResultPart {
 
 function resultOutput(part: ToolResultPart): LanguageModelV3ToolResultOutput {
   const { output } = part;
+  if (part.editedInput !== undefined) {
+    // The model asked for one input and the call ran with another: say so before the output.
+    const shown = typeof output === "string" ? output : JSON.stringify(output ?? null);
+    const value = `The person edited this call's input before approving it; it ran with ${JSON.stringify(part.editedInput)}.\n\n${shown}`;
+    return part.isError ? { type: "error-text", value } : { type: "text", value };
+  }
   if (typeof output === "string") {
     return part.isError ? { type: "error-text", value: output } : { type: "text", value: output };
   }

@@ -4,7 +4,7 @@
 import type { z } from "zod";
 
 import type { RunConfig } from "../graph/run-outcome.js";
-import type { JsonValue } from "../types/json.js";
+import type { JsonObject, JsonValue } from "../types/json.js";
 import type { Principal } from "../types/principal.js";
 import type { Store } from "../types/store.js";
 import type { ToolDisplay, ToolLocation } from "../types/tool-display.js";
@@ -25,9 +25,10 @@ export interface ToolContext {
   /**
    * Asks the person a question and returns their answer. The first time, the run pauses here
    * and the tool runs again from its start once the question is answered, so ask before doing
-   * anything irreversible.
+   * anything irreversible. With a `schema` for the answer (an object with plain fields), an
+   * editor that shows forms asks with one, and the answer is a FormAnswer (see InterruptOptions).
    */
-  ask<T = unknown>(question: JsonValue): T;
+  ask<T = unknown>(question: JsonValue, options?: { schema?: JsonObject | undefined }): T;
   /** Shows progress while the tool runs: a diff, a terminal, some text, the files it touches. */
   report(update: { display?: ToolDisplay[] | undefined; locations?: ToolLocation[] | undefined; title?: string | undefined }): void;
 }
@@ -41,12 +42,17 @@ export interface ToolOutput {
   isError?: boolean | undefined;
 }
 
-/** How a call is shown to the person asked to approve it, when its input alone would hide something. */
+/**
+ * How a call is shown to the person asked to approve it: what they are really approving, which
+ * its input alone may hide (the change an edit makes, where a link leads, where a command runs).
+ */
 export interface ApprovalDescription {
-  /** Replaces the call's usual title, such as "Write notes.txt → docs/notes.txt". */
+  /** Replaces the call's title (by default the tool's `title`), such as "Write notes.txt → docs/notes.txt". */
   title?: string | undefined;
-  /** Shown with the request: a note, a diff of what the call would change. */
+  /** Shown with the request: a note, a diff of what the call would change, the command it runs. */
   display?: ToolDisplay[] | undefined;
+  /** The files the call would touch (by default the tool's `locations`). */
+  locations?: ToolLocation[] | undefined;
 }
 
 /** What `describeApproval` receives besides the input. */
@@ -75,9 +81,10 @@ export interface Tool<Input = unknown> {
   /** The files the call touches (absolute paths), for editors. */
   locations?(input: Input): ToolLocation[];
   /**
-   * Describes a call for its approval, looked at when the approval is asked (not when the call
-   * runs): say what the input does not, such as where a path that is a symlink really leads.
-   * Undefined keeps the usual title. A description that throws is left out.
+   * Describes a call for its approval, looked at when the approval is asked (before the call runs
+   * and before anything it does): say what the input does not, such as the diff an edit would make
+   * or where a path that is a symlink really leads. Undefined keeps the usual title and locations.
+   * A description that throws is left out.
    */
   describeApproval?(input: Input, context: ApprovalContext): ApprovalDescription | undefined | Promise<ApprovalDescription | undefined>;
 }

@@ -41,7 +41,13 @@ describe("weft acp", () => {
     let fileWhenAsked = "";
     agent.answerPermission = (request) => {
       fileWhenAsked = readFileSync(join(harness.project, "todo.txt"), "utf8");
-      expect(request.toolCall).toMatchObject({ title: "edit_file todo.txt", kind: "edit" });
+      // What the person approves: the tool's own title and the diff, before anything is written.
+      expect(request.toolCall).toMatchObject({
+        title: "Edit todo.txt",
+        kind: "edit",
+        locations: [{ path: join(harness.project, "todo.txt"), line: 1 }],
+        content: [{ type: "diff", path: join(harness.project, "todo.txt"), oldText: "- buy bread\n", newText: "- buy bread\n- buy milk\n" }],
+      });
       return { outcome: { outcome: "selected", optionId: "allow_once" } };
     };
     const sessionId = await agent.newSession(harness.project);

@@ -42,6 +42,7 @@ export type WeftErrorCode =
   | "invalid_cursor"
   | "invalid_config_value"
   | "command_failed"
+  | "secret_in_form"
   // The editor's files, terminals and paths.
   | "editor_error"
   | "no_session"

@@ -1,7 +1,7 @@
 // What a node receives besides the state: who the run is for, a signal that fires on cancel, a way
 // to emit events as they happen, and a way to ask the outside world a question (interrupt).
 
-import type { JsonValue } from "../types/json.js";
+import type { JsonObject, JsonValue } from "../types/json.js";
 import type { Principal } from "../types/principal.js";
 import type { Store } from "../types/store.js";
 import type { NodeEvent } from "./events.js";
@@ -12,6 +12,20 @@ export interface InterruptRequest {
   /** A stable id; defaults to one derived from the node, its step and the request's position. */
   id?: string | undefined;
   value: JsonValue;
+  /** A JSON Schema for the answer, so a protocol can ask with a form (see Interrupt.schema). */
+  schema?: JsonObject | undefined;
+}
+
+/** How a question is asked: its id, and the schema its answer should match. */
+export interface InterruptOptions {
+  /** A stable id; defaults to one derived from the node, its step and the question's position. */
+  id?: string | undefined;
+  /**
+   * A JSON Schema for the answer: an object whose properties are strings, numbers, integers,
+   * booleans or lists of choices. A protocol that can show forms asks with it, and the answer is a
+   * FormAnswer; one that cannot asks in words, and the answer is `{ action: "reply", text }`.
+   */
+  schema?: JsonObject | undefined;
 }
 
 export interface NodeContext {
@@ -35,7 +49,7 @@ export interface NodeContext {
    * the run pauses after this step and the node runs again from its start on resume, so do
    * nothing irreversible before asking.
    */
-  interrupt<T = unknown>(value: JsonValue, options?: { id?: string | undefined }): T;
+  interrupt<T = unknown>(value: JsonValue, options?: InterruptOptions): T;
   /**
    * Asks several questions at once. Returns all answers when every one has been answered;
    * otherwise pauses with the unanswered ones (answers already given are kept).

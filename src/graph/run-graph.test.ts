@@ -250,6 +250,25 @@ describe("interrupts", () => {
     expect((await graph.thread("t"))?.pending).toEqual([]);
   });
 
+  it("keeps a question's answer schema with it, in the outcome and in the store a new graph reads", async () => {
+    const store = new MemoryStore();
+    const schema = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
+    const build = () =>
+      new StateGraph({ name: "form", channels: { got: valueChannel<unknown>(null) } })
+        .addNode("ask", (_state, context) => ({ got: context.interrupt({ question: "name?" }, { id: "name", schema }) }))
+        .addNode("plain", (_state, context) => ({ got: context.interruptAll([{ id: "colour", value: "colour?", schema }]) }))
+        .addEdge(START, "ask")
+        .addEdge("ask", "plain")
+        .compile({ store });
+    const outcome = await build().run({}, { threadId: "t" }).outcome;
+    expect(outcome).toEqual({ status: "interrupted", interrupts: [{ id: "name", value: { question: "name?" }, node: "ask", schema }] });
+    // Another process (a new graph over the same store) sees the schema of the pending question.
+    const again = build();
+    expect((await again.thread("t"))?.pending).toEqual([{ id: "name", value: { question: "name?" }, node: "ask", schema }]);
+    const next = await again.resume({ name: { action: "accept", content: { name: "Ann" } } }, { threadId: "t" }).outcome;
+    expect(next).toEqual({ status: "interrupted", interrupts: [{ id: "colour", value: "colour?", node: "plain", schema }] });
+  });
+
   it("derives the same default id when the node asks again", async () => {
     const graph = new StateGraph({ name: "default-id", channels: { got: valueChannel<unknown>(null) } })
       .addNode("ask", (_state, context) => ({ got: context.interrupt("first?") }))

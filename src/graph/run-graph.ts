@@ -8,7 +8,7 @@ import { diffChannel, type ChannelChange } from "./channels.js";
 import type { RunEvent } from "./events.js";
 import { LeaseLostError, NodeFailedError, ThreadBusyError, UnknownInterruptError } from "./graph-errors.js";
 import type { Interrupt } from "./interrupt.js";
-import { type InterruptRequest, type NodeContext, PauseSignal } from "./node-context.js";
+import { type InterruptOptions, type InterruptRequest, type NodeContext, PauseSignal } from "./node-context.js";
 import type { RunConfig, RunFinish, RunOptions, RunOutcome } from "./run-outcome.js";
 import { type ChannelMap, END, type GraphDefinition, START, type StateOf } from "./graph-definition.js";
 import { dropOwner, holdOwner, leaseHeld, newLease } from "./lease.js";
@@ -402,7 +402,11 @@ class Runner<C extends ChannelMap, I> {
         if (Object.hasOwn(answers, id)) {
           found[id] = answers[id];
         } else {
-          missing.push({ id, value: request.value, node });
+          const interrupt: Interrupt = { id, value: request.value, node };
+          if (request.schema) {
+            interrupt.schema = request.schema;
+          }
+          missing.push(interrupt);
         }
       }
       if (missing.length > 0) {
@@ -422,8 +426,11 @@ class Runner<C extends ChannelMap, I> {
       signal: this.controller.signal,
       store: this.graph.threads.store,
       emit: this.emit,
-      interrupt: <T>(value: JsonValue, options?: { id?: string | undefined }) => {
+      interrupt: <T>(value: JsonValue, options?: InterruptOptions) => {
         const request: InterruptRequest = options?.id === undefined ? { value } : { id: options.id, value };
+        if (options?.schema) {
+          request.schema = options.schema;
+        }
         return Object.values(ask([request]))[0] as T;
       },
       interruptAll: <T>(requests: readonly InterruptRequest[]) => ask(requests) as Record<string, T>,

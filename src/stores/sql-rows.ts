@@ -28,16 +28,30 @@ function decodeCached(encoded: string): string[] {
 }
 
 export function rowToItem(row: ItemRow): StoreItem {
+  return toItem(row.ns, row.key, row.value, row.created_at, row.updated_at, row.expires_at, row.revision);
+}
+
+/** The columns of the items table, in the order `ItemTuple` has them. */
+export const ITEM_COLUMNS = "ns, key, value, created_at, updated_at, expires_at, revision";
+
+/** A row of the items table as an array of its values, selected as `ITEM_COLUMNS`. */
+export type ItemTuple = [ns: string, key: string, value: string, createdAt: string, updatedAt: string, expiresAt: number | string | null, revision: number | string];
+
+export function tupleToItem(row: ItemTuple): StoreItem {
+  return toItem(row[0], row[1], row[2], row[3], row[4], row[5], row[6]);
+}
+
+function toItem(ns: string, key: string, value: string, createdAt: string, updatedAt: string, expiresAt: number | string | null, revision: number | string): StoreItem {
   const item: StoreItem = {
-    namespace: decodeCached(row.ns),
-    key: row.key,
-    value: JSON.parse(row.value) as JsonValue,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    revision: Number(row.revision),
+    namespace: decodeCached(ns),
+    key,
+    value: JSON.parse(value) as JsonValue,
+    createdAt,
+    updatedAt,
+    revision: Number(revision),
   };
-  if (row.expires_at !== null) {
-    item.expiresAt = new Date(Number(row.expires_at)).toISOString();
+  if (expiresAt !== null) {
+    item.expiresAt = new Date(Number(expiresAt)).toISOString();
   }
   return item;
 }

@@ -73,6 +73,11 @@ export interface ToolResultPart {
   /** What the call showed the person (a diff, a terminal), so a replay can show it again. */
   display?: ToolDisplay[] | undefined;
   locations?: ToolLocation[] | undefined;
+  /**
+   * The input the call ran with, when the person edited it before approving (the call's own input
+   * is what the model asked for). The model is told with the result.
+   */
+  editedInput?: unknown;
 }
 
 /** The parts a person can send. */

@@ -1,12 +1,14 @@
 // Checks every message an agent writes against the JSON schema the ACP SDK ships, by method: a
 // request's params, a notification's params, and a response's result against the response type of
-// the request it answers. Also checks the order rules the schema cannot express: a turn's updates
-// while a request of its session is in flight, and updates about the session itself (its config,
-// mode, commands, title, usage) at any time, but only once the editor knows the session (for a new
-// one, after the session/new answer, since Zed drops updates of a session it does not know yet).
+// the request it answers. Also checks the rules the schema cannot express: a turn's updates while a
+// request of its session is in flight, and updates about the session itself (its config, mode,
+// commands, title, usage) at any time, but only once the editor knows the session (for a new one,
+// after the session/new answer, since Zed drops updates of a session it does not know yet); and
+// that a form goes only to a client that advertised forms, in form mode.
 
 import { createRequire } from "node:module";
 
+import * as acp from "@agentclientprotocol/sdk";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 
 const require = createRequire(import.meta.url);
@@ -21,6 +23,7 @@ const REQUEST_PARAMS: Record<string, string> = {
   "terminal/release": "ReleaseTerminalRequest",
   "terminal/wait_for_exit": "WaitForTerminalExitRequest",
   "terminal/kill": "KillTerminalRequest",
+  "elicitation/create": "CreateElicitationRequest",
 };
 const NOTIFICATION_PARAMS: Record<string, string> = {
   "session/update": "SessionNotification",
@@ -82,6 +85,8 @@ export class WireChecker {
   private readonly requestSessions = new Map<string, string>();
   /** Sessions the editor knows: answered by session/new, or being loaded or resumed (Zed registers those first). */
   private readonly knownSessions = new Set<string>();
+  /** Whether the client's last `initialize` advertised form elicitation. */
+  private formsAdvertised = false;
 
   /** A line the client wrote. */
   fromClientLine(line: string): void {
@@ -97,6 +102,10 @@ export class WireChecker {
     }
     if (typeof message.method === "string" && "id" in message) {
       this.clientRequests.set(JSON.stringify(message.id), message.method);
+      if (message.method === "initialize") {
+        const form = ((message.params as Json | undefined)?.clientCapabilities as { elicitation?: { form?: unknown } } | undefined)?.elicitation?.form;
+        this.formsAdvertised = form !== undefined && form !== null;
+      }
       const sessionId = (message.params as Json | undefined)?.sessionId;
       if (typeof sessionId === "string") {
         this.requestSessions.set(JSON.stringify(message.id), sessionId);
@@ -137,6 +146,13 @@ export class WireChecker {
       this.check(line, definition, message.params);
       if (method === "session/update") {
         this.checkUpdate(line, message.params as Json);
+      }
+      // The schema lets any unknown mode through its catch-all; a form must be a valid form.
+      if (method === "elicitation/create" && !acp.CreateElicitationRequest.isForm(message.params as acp.CreateElicitationRequest)) {
+        this.problems.push({ line, problem: "elicitation/create is not a valid form-mode request (weft sends forms only)" });
+      }
+      if (method === "elicitation/create" && !this.formsAdvertised) {
+        this.problems.push({ line, problem: "elicitation/create sent to a client that did not advertise elicitation.form" });
       }
       return;
     }

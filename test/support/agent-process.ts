@@ -25,6 +25,7 @@ export interface AgentProcessOptions {
 }
 
 type PermissionAnswer = (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
+type FormAnswer = (request: acp.CreateElicitationRequest) => acp.CreateElicitationResponse | Promise<acp.CreateElicitationResponse>;
 
 export class AgentProcess {
   readonly wire = new WireChecker();
@@ -33,6 +34,10 @@ export class AgentProcess {
   stderr = "";
   /** How the test editor answers permission requests. Default: allow once. */
   answerPermission: PermissionAnswer = () => ({ outcome: { outcome: "selected", optionId: "allow_once" } });
+  /** The forms the agent asked for (`elicitation/create`), in order. */
+  readonly forms: acp.CreateElicitationRequest[] = [];
+  /** How the test editor answers forms. Default: decline. */
+  answerForm: FormAnswer = () => ({ action: "decline" });
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   readonly connection: acp.ClientConnection;
   private readonly listeners = new Set<() => void>();
@@ -56,6 +61,13 @@ export class AgentProcess {
       .onNotification(acp.methods.client.session.update, ({ params }) => {
         this.updates.push(params);
         this.changed();
+      })
+      // After the update handler: the SDK runs an incoming message past each handler in turn, and
+      // an update must reach its handler before the answer to the prompt that sent it resolves.
+      .onRequest(acp.methods.client.elicitation.create, async ({ params }) => {
+        this.forms.push(params);
+        this.changed();
+        return this.answerForm(params);
       });
     if (options.configure) {
       app = options.configure(app, this);

@@ -1,12 +1,14 @@
 // The parts a session's turns work with, made of real pieces (a StoredSession over a real session
-// store, an UpdateSink, a Transcript) whose editor end is a plain recorder: the updates sent and
-// the permissions asked, with answers a test chooses. For unit tests of turns without a wire.
+// store, an UpdateSink, a Transcript) whose editor end is a plain recorder: the updates sent, the
+// permissions asked and the forms shown, with answers a test chooses. For unit tests of turns
+// without a wire.
 
 import type * as acp from "@agentclientprotocol/sdk";
 
 import { ConfigOptions } from "../../src/protocols/acp/config-options.js";
+import type { FormOutcome, FormRequest } from "../../src/protocols/acp/elicitation.js";
 import { HeldUpdates } from "../../src/protocols/acp/held-updates.js";
-import type { PermissionChoice } from "../../src/protocols/acp/permissions.js";
+import type { PermissionChoice, PermissionOffer } from "../../src/protocols/acp/permissions.js";
 import { SessionCommands } from "../../src/protocols/acp/session-commands.js";
 import { SessionConfig } from "../../src/protocols/acp/session-config.js";
 import { type AcpSessionRecord, type AcpSessionStore, MemoryAcpSessionStore } from "../../src/protocols/acp/session-store.js";
@@ -35,6 +37,10 @@ export interface TestParts {
   stored(): Promise<AcpSessionRecord | undefined>;
   updates: acp.SessionUpdate[];
   asked: Array<{ toolCall: acp.ToolCallUpdate; toolName: string }>;
+  /** What each permission request offered beyond the four options, in order. */
+  offers: PermissionOffer[];
+  /** The forms shown, in order. */
+  forms: FormRequest[];
   logs: LogLine[];
   /** The text of the agent's message chunks sent so far. */
   text(): string;
@@ -45,7 +51,9 @@ export interface TestPartsOptions {
   record?: AcpSessionRecord | undefined;
   settings?: Partial<TurnSettings> | undefined;
   /** The person's answer to each permission request; allow once by default. */
-  answer?: ((toolCall: acp.ToolCallUpdate, toolName: string) => PermissionChoice | Promise<PermissionChoice>) | undefined;
+  answer?: ((toolCall: acp.ToolCallUpdate, toolName: string, offer: PermissionOffer) => PermissionChoice | Promise<PermissionChoice>) | undefined;
+  /** The person's answer to each form; when set, the editor shows forms. */
+  form?: ((form: FormRequest) => FormOutcome | Promise<FormOutcome>) | undefined;
   notices?: string[] | undefined;
   /** The config options and modes the session offers; none by default. */
   configOptions?: ConfigOptions | undefined;
@@ -67,6 +75,8 @@ export function testParts(graph: ProtocolGraph, options: TestPartsOptions = {}):
   const record = options.record ?? newRecord();
   const updates: acp.SessionUpdate[] = [];
   const asked: TestParts["asked"] = [];
+  const forms: FormRequest[] = [];
+  const offers: PermissionOffer[] = [];
   const notices = options.notices ? [...options.notices] : [];
   const session = new StoredSession(store, record, logger);
   const sink = new UpdateSink(record.info.id, async (notification) => void updates.push(notification.update), logger);
@@ -83,9 +93,15 @@ export function testParts(graph: ProtocolGraph, options: TestPartsOptions = {}):
     title: new SessionTitle(session, held, options.title, logger, new AbortController().signal),
     transcript: new Transcript(),
     view: { cwd: record.info.cwd, ids: new ToolCallIds(), kind: () => "other", contentLimit: 1000 },
-    askPermission: async (toolCall, toolName) => {
+    askPermission: async (toolCall, toolName, _signal, offer = {}) => {
       asked.push({ toolCall, toolName });
-      return options.answer ? options.answer(toolCall, toolName) : { decision: "allow", always: false };
+      offers.push(offer);
+      return options.answer ? options.answer(toolCall, toolName, offer) : { decision: "allow", always: false };
+    },
+    showsForms: () => options.form !== undefined,
+    askForm: async (form) => {
+      forms.push(form);
+      return options.form ? options.form(form) : { action: "failed", error: "This editor shows no forms." };
     },
     notices: async () => notices.splice(0),
     logger,
@@ -97,6 +113,8 @@ export function testParts(graph: ProtocolGraph, options: TestPartsOptions = {}):
     stored: async () => store.get(record.info.id),
     updates,
     asked,
+    offers,
+    forms,
     logs,
     text: () => updates.map((update) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? update.content.text : "")).join(""),
   };

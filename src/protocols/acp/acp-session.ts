@@ -15,7 +15,7 @@ import type { AcpSessionInfo } from "./session-store.js";
 import { startTurn, type TurnParts } from "./turn.js";
 import { ended as endedWith, failed, type TurnEnd } from "./turn-end.js";
 import { TurnQueue } from "./turn-queue.js";
-import { replayUpdates } from "./updates.js";
+import { eachReplayUpdate } from "./updates.js";
 
 export type { AcpStopReason } from "./turn-end.js";
 
@@ -157,10 +157,7 @@ export class LiveSession {
   /** Sends the updates that replay the conversation; resolves when they are all written. */
   async replay(): Promise<void> {
     const { session, updates, view } = this.parts;
-    for (const update of replayUpdates(session.record.history, view)) {
-      await updates.send(update);
-    }
-    await updates.flush();
+    await updates.sendAll(eachReplayUpdate(session.record.history, view));
   }
 
   /** Writes the session's record; see StoredSession.persist. */

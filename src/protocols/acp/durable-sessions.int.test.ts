@@ -1,5 +1,5 @@
 // Sessions that outlive their agent process, on SQLite, Postgres and Redis: a turn killed in the
-// middle of a streamed reply is carried on by the next process's session/load; questions and
+// middle of a streamed reply is carried on by the next process's session/load; questions, forms and
 // approvals pending at a restart are asked again; two processes share one store without losing an
 // update or running two turns of one session at once.
 
@@ -39,10 +39,10 @@ async function model(script: FakeScript): Promise<FakeModelServer> {
   return server;
 }
 
-async function agentOn(store: string, server: FakeModelServer): Promise<AgentProcess> {
+async function agentOn(store: string, server: FakeModelServer, capabilities: acp.ClientCapabilities = {}): Promise<AgentProcess> {
   const agent = AgentProcess.start({ fixture: "agent.ts", env: { FAKE_MODEL_URL: server.url, NOTES_DIR: temp, WEFT_TEST_STORE: store } });
   agents.push(agent);
-  await agent.initialize();
+  await agent.initialize(capabilities);
   return agent;
 }
 
@@ -124,6 +124,29 @@ describe.each(storesUnderTest(() => temp))("durable sessions on $name", ({ name,
     expect(readFileSync(join(temp, note), "utf8")).toBe("kept");
     expect(second.textOf(sessionId)).toBe("Written.");
     expect(server.requests).toHaveLength(2);
+  });
+
+  it.skipIf(skip !== undefined)("asks again for a form that was open when the agent died, during the load, and carries the turn on with its answer", async () => {
+    const store = fresh();
+    const forms: acp.ClientCapabilities = { elicitation: { form: {} } };
+    const server = await model([{ toolCalls: [{ name: "pick_colour", arguments: {}, id: "q1" }] }, { text: "Green it is." }]);
+    const first = await agentOn(store, server, forms);
+    first.answerForm = () => new Promise(() => undefined);
+    const sessionId = await first.newSession(temp);
+    first.prompt(sessionId, "paint the shed").catch(() => undefined);
+    await first.waitFor(() => first.forms.length === 1, "the first form");
+    await kill(first);
+
+    const second = await agentOn(store, server, forms);
+    second.answerForm = () => ({ action: "accept", content: { colour: "green" } });
+    await load(second, sessionId);
+    // The same form as before the restart: the schema was kept with the pending question.
+    expect(second.forms).toEqual([expect.objectContaining({ sessionId, toolCallId: "q1", mode: "form", message: "Which colour?" })]);
+    expect(second.forms).toEqual(first.forms);
+    expect(second.textOf(sessionId)).toBe("Green it is.");
+    expect(server.requests).toHaveLength(2);
+    const result = server.requests[1]?.messages.find((message) => message.role === "tool");
+    expect(result).toMatchObject({ tool_call_id: "q1", content: 'answer: {"action":"accept","content":{"colour":"green"}}' });
   });
 
   it.skipIf(skip !== undefined)("shares one store between two processes without a lost update or a double turn", async () => {

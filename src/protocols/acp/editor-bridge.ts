@@ -11,6 +11,8 @@ export interface AcpClientCapabilities {
   fs?: { readTextFile?: boolean | undefined; writeTextFile?: boolean | undefined } | undefined;
   /** Running commands in the editor's terminals. */
   terminal?: boolean | undefined;
+  /** Asking the person to fill in forms (`elicitation/create` in form mode). */
+  elicitation?: { form?: boolean | undefined } | undefined;
 }
 
 /** The connection to the editor, as a bridge sees it. */

@@ -5,7 +5,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { sdkPair, type SdkPair } from "../../../test/support/sdk-pair.js";
-import { type PermissionChoice, requestPermission } from "./permissions.js";
+import { type PermissionChoice, type PermissionOffer, requestPermission } from "./permissions.js";
 
 const toolCall: acp.ToolCallUpdate = { toolCallId: "call_1", title: "write_file src/a.ts", kind: "edit", status: "pending", rawInput: { path: "src/a.ts" } };
 
@@ -29,7 +29,8 @@ function editor(answer: (request: acp.RequestPermissionRequest) => acp.RequestPe
     }),
   );
   pairs.push(pair);
-  const ask = (signal = new AbortController().signal): Promise<PermissionChoice> => requestPermission(pair.agent.client, "sess_1", toolCall, "write_file", signal);
+  const ask = (signal = new AbortController().signal, offer: PermissionOffer = {}): Promise<PermissionChoice> =>
+    requestPermission(pair.agent.client, "sess_1", toolCall, "write_file", signal, offer);
   return { asked, cancelled, ask };
 }
 
@@ -65,6 +66,20 @@ describe("requestPermission", () => {
       { decision: "reject", always: true },
       { decision: "reject", always: false },
     ]);
+  });
+
+  it("offers edit first right after allow once when asked to, and reads it only then", async () => {
+    const offered = editor(() => selected("edit_first"));
+    expect(await offered.ask(undefined, { editFirst: true })).toEqual({ decision: "edit" });
+    expect(offered.asked[0]?.options.map((option) => [option.optionId, option.kind])).toEqual([
+      ["allow_once", "allow_once"],
+      ["edit_first", "allow_once"],
+      ["allow_always", "allow_always"],
+      ["reject_once", "reject_once"],
+      ["reject_always", "reject_always"],
+    ]);
+    // Not offered: an editor that answers it anyway is refused.
+    expect(await editor(() => selected("edit_first")).ask()).toEqual({ decision: "reject", always: false });
   });
 
   it("reads the editor's cancelled outcome as the turn cancelled", async () => {

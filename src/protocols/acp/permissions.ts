@@ -1,18 +1,29 @@
-// Asking the person before a tool runs: `session/request_permission` with the four ACP options.
-// Anything but an explicit allow counts as no: an error, an unknown option, a cancelled request.
+// Asking the person before a tool runs: `session/request_permission` with the four ACP options,
+// and "Edit first" when the call's input can be edited in a form. Anything but an explicit allow
+// (or edit first) counts as no: an error, an unknown option, a cancelled request.
 
-import { type AgentContext, methods, RequestError, type ToolCallUpdate } from "@agentclientprotocol/sdk";
+import { type AgentContext, methods, type PermissionOption, RequestError, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 
 export type PermissionChoice =
   | { decision: "allow" | "reject"; always: boolean }
+  /** The person wants to edit the call's input before it runs (only when that was offered). */
+  | { decision: "edit" }
   /** The person cancelled the turn (or the request was withdrawn because of it). */
   | { decision: "cancelled" }
   /** The request itself failed; the call is treated as rejected. */
   | { decision: "failed"; error: string };
 
+/** What a permission request may offer beyond the four options. */
+export interface PermissionOffer {
+  /** Offer "Edit first": the person edits the call's input in a form, then it runs. */
+  editFirst?: boolean | undefined;
+}
+
 /**
  * Asks for permission. When `signal` aborts (the turn was cancelled), the SDK withdraws the request
  * with `$/cancel_request` and this resolves at once with `cancelled`; nothing waits on the editor.
+ * "Edit first" comes right after "Allow once", as another `allow_once` kind, so an editor that
+ * picks the first option of a kind still picks the plain allow.
  */
 export async function requestPermission(
   client: AgentContext,
@@ -20,22 +31,19 @@ export async function requestPermission(
   toolCall: ToolCallUpdate,
   toolName: string,
   signal: AbortSignal,
+  offer: PermissionOffer = {},
 ): Promise<PermissionChoice> {
+  const options: PermissionOption[] = [{ optionId: "allow_once", name: "Allow once", kind: "allow_once" }];
+  if (offer.editFirst) {
+    options.push({ optionId: "edit_first", name: "Edit first", kind: "allow_once" });
+  }
+  options.push(
+    { optionId: "allow_always", name: `Always allow ${toolName}`, kind: "allow_always" },
+    { optionId: "reject_once", name: "Reject", kind: "reject_once" },
+    { optionId: "reject_always", name: `Always reject ${toolName}`, kind: "reject_always" },
+  );
   try {
-    const response = await client.request(
-      methods.client.session.requestPermission,
-      {
-        sessionId,
-        toolCall,
-        options: [
-          { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
-          { optionId: "allow_always", name: `Always allow ${toolName}`, kind: "allow_always" },
-          { optionId: "reject_once", name: "Reject", kind: "reject_once" },
-          { optionId: "reject_always", name: `Always reject ${toolName}`, kind: "reject_always" },
-        ],
-      },
-      { cancellationSignal: signal, stopWaitingOnCancel: true },
-    );
+    const response = await client.request(methods.client.session.requestPermission, { sessionId, toolCall, options }, { cancellationSignal: signal, stopWaitingOnCancel: true });
     if (signal.aborted || response.outcome.outcome === "cancelled") {
       return { decision: "cancelled" };
     }
@@ -44,6 +52,8 @@ export async function requestPermission(
         return { decision: "allow", always: false };
       case "allow_always":
         return { decision: "allow", always: true };
+      case "edit_first":
+        return offer.editFirst ? { decision: "edit" } : { decision: "reject", always: false };
       case "reject_always":
         return { decision: "reject", always: true };
       default:

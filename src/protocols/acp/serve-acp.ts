@@ -41,8 +41,10 @@ export interface AcpOptions {
    */
   input?: ((prompt: string, session: AcpSessionInfo, history: Message[], blocks: AcpContentBlock[]) => unknown) | undefined;
   /**
-   * The answer the next prompt gives a question that is not a tool approval. Such a question is
-   * asked as the agent's message, and the turn ends. Defaults to the prompt's text.
+   * The answer the next prompt gives a question that is not a tool approval and was asked as the
+   * agent's message (the turn then ends). Defaults to the prompt's text, or `{ action: "reply",
+   * text }` (a FormAnswer) for a question with an answer schema. A question with a flat answer
+   * schema is asked as a form instead when the editor shows forms (docs/architecture.md).
    */
   answer?: ((prompt: string, interrupt: ProtocolInterrupt) => unknown) | undefined;
   /** What a tool does, for the editor. Defaults to a guess from its name. */
@@ -372,6 +374,14 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
   const services: SessionServices = {
     graph,
     client: connection.client,
+    capabilities: () => clientCapabilities,
+    // A replay's lines stop with the connection, as the SDK's notifications do.
+    lines: (text) => {
+      if (connection.signal.aborted) {
+        throw connection.signal.reason;
+      }
+      return wire.writeLines(text);
+    },
     store,
     editor: options.editor,
     logger,
@@ -482,6 +492,8 @@ function readCapabilities(capabilities: acp.ClientCapabilities | undefined): Acp
   const result: AcpClientCapabilities = {
     fs: { readTextFile: Boolean(capabilities?.fs?.readTextFile), writeTextFile: Boolean(capabilities?.fs?.writeTextFile) },
     terminal: Boolean(capabilities?.terminal),
+    // `elicitation: {}` alone advertises no mode: forms need `form` itself.
+    elicitation: { form: capabilities?.elicitation?.form !== undefined && capabilities.elicitation.form !== null },
   };
   return result;
 }

@@ -1,13 +1,14 @@
 // The parts of an open session (its record and writes, its updates, its config values, commands,
-// usage and title, how its tool calls look, how it asks for permission), made from what every
-// session of one connection shares.
+// usage and title, how its tool calls look, how it asks for permission and fills in forms), made
+// from what every session of one connection shares.
 
 import { type AgentContext, methods } from "@agentclientprotocol/sdk";
 
 import type { Logger } from "../../types/logger.js";
 import type { ProtocolGraph } from "../shared.js";
 import type { ConfigOptions } from "./config-options.js";
-import type { AcpEditorBridge } from "./editor-bridge.js";
+import type { AcpClientCapabilities, AcpEditorBridge } from "./editor-bridge.js";
+import { requestForm } from "./elicitation.js";
 import { HeldUpdates } from "./held-updates.js";
 import { requestPermission } from "./permissions.js";
 import { SessionCommands } from "./session-commands.js";
@@ -17,6 +18,7 @@ import { type AcpTitle, SessionTitle } from "./session-title.js";
 import { SessionUsage } from "./session-usage.js";
 import type { AcpCommands } from "./slash-commands.js";
 import { StoredSession } from "./stored-session.js";
+import type { LineSink } from "./streams.js";
 import { type AcpToolKind, ToolCallIds } from "./tool-calls.js";
 import { Transcript } from "./transcript.js";
 import type { TurnParts, TurnSettings } from "./turn.js";
@@ -26,8 +28,12 @@ import type { AcpUsageOptions } from "./usage.js";
 /** What every session of one connection shares. */
 export interface SessionServices {
   graph: ProtocolGraph;
-  /** The editor's side of the connection: updates and permission requests go to it. */
+  /** The editor's side of the connection: updates, permission requests and forms go to it. */
   client: AgentContext;
+  /** What the editor said it can do, in `initialize`. */
+  capabilities: () => AcpClientCapabilities;
+  /** The connection's output, for a replay's lines (see UpdateSink.sendAll). */
+  lines?: LineSink | undefined;
   store: AcpSessionStore;
   editor: AcpEditorBridge | undefined;
   logger: Logger;
@@ -54,7 +60,7 @@ export function sessionParts(services: SessionServices, record: AcpSessionRecord
   const { client, logger } = services;
   const sessionId = record.info.id;
   const session = new StoredSession(services.store, record, logger);
-  const updates = new UpdateSink(sessionId, (notification) => client.notify(methods.client.session.update, notification), logger);
+  const updates = new UpdateSink(sessionId, (notification) => client.notify(methods.client.session.update, notification), logger, services.lines);
   const held = new HeldUpdates(updates);
   const config = new SessionConfig(services.configOptions, session, updates, services.booleanOptions);
   const commands = new SessionCommands(services.commands, session, config, held, logger);
@@ -74,7 +80,9 @@ export function sessionParts(services: SessionServices, record: AcpSessionRecord
     title: new SessionTitle(session, held, services.title, logger, services.closing),
     transcript: new Transcript(),
     view: { cwd: record.info.cwd, ids: new ToolCallIds(), kind: services.kind, contentLimit: services.contentLimit },
-    askPermission: (toolCall, toolName, signal) => requestPermission(client, sessionId, toolCall, toolName, signal),
+    askPermission: (toolCall, toolName, signal, offer) => requestPermission(client, sessionId, toolCall, toolName, signal, offer),
+    showsForms: () => Boolean(services.capabilities().elicitation?.form),
+    askForm: (form, signal) => requestForm(client, sessionId, form, signal),
     notices: async () => (await services.editor?.takeNotices?.(sessionId)) ?? [],
     logger,
     settings: services.settings,

@@ -1,15 +1,16 @@
 // toSdkStream() under the official SDK's agent app, fed raw lines as a hostile editor would write
 // them: lines over the limits are answered and skipped, anything the SDK hands the output is
 // written or answered without ending the connection, and the wire says why it broke when it does.
+// Lines go out in writes of up to 64 KiB, and writers wait only once 1 MiB waits in the output.
 
-import { PassThrough } from "node:stream";
+import { PassThrough, Writable } from "node:stream";
 
 import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 
 import { lineSplitter } from "../../../test/support/lines.js";
 import type { Logger } from "../../types/logger.js";
-import { toSdkStream, type AcpStreams, type AcpWireOptions } from "./streams.js";
+import { OUTPUT_BUFFER_BYTES, OUTPUT_CHUNK_CHARS, toSdkStream, type AcpStreams, type AcpWireOptions } from "./streams.js";
 
 type Json = Record<string, unknown>;
 
@@ -205,5 +206,62 @@ describe("toSdkStream", () => {
     input.write(`${request(2, "initialize", { protocolVersion: 1 })}\n`);
     await writing.connection.closed;
     expect(writing.wire.failure()).toMatchObject({ code: "output_failed", message: "Writing to the editor failed: write EPIPE" });
+  });
+
+  it("writes lines as they come, in one write per turn of the event loop or per 64 KiB, in order", async () => {
+    const writes: string[] = [];
+    const wire = toSdkStream({ input: new PassThrough(), output: { write: (chunk: string) => void writes.push(chunk) } });
+    const line = (index: number, size: number) => `${JSON.stringify({ index, text: "x".repeat(size) })}\n`;
+    expect(wire.writeLines(line(0, 10))).toBeUndefined();
+    expect(wire.writeLines(line(1, 10))).toBeUndefined();
+    // Small lines wait for the end of the turn, to go out together.
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual([line(0, 10) + line(1, 10)]);
+    // Enough for a write of its own goes out at once, with what was waiting before it.
+    expect(wire.writeLines(line(2, 10))).toBeUndefined();
+    expect(wire.writeLines(line(3, OUTPUT_CHUNK_CHARS))).toBeUndefined();
+    expect(writes).toEqual([line(0, 10) + line(1, 10), line(2, 10) + line(3, OUTPUT_CHUNK_CHARS)]);
+    expect(wire.writeLines(line(4, 10))).toBeUndefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes.join("")).toBe([0, 1, 2, 3, 4].map((index) => line(index, index === 3 ? OUTPUT_CHUNK_CHARS : 10)).join(""));
+  });
+
+  it("makes writers wait once more than 1 MiB waits in the output's buffer, until it drains", async () => {
+    const held: Array<() => void> = [];
+    let received = 0;
+    const output = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        received += chunk.length;
+        held.push(done);
+      },
+    });
+    const wire = toSdkStream({ input: new PassThrough(), output });
+    const chunk = `${JSON.stringify({ text: "x".repeat(OUTPUT_CHUNK_CHARS) })}\n`;
+    let wait: Promise<void> | undefined;
+    let written = 0;
+    while (!wait && written < 4 * OUTPUT_BUFFER_BYTES) {
+      wait = wire.writeLines(chunk);
+      written += chunk.length;
+    }
+    // Past the output's own high-water mark the writer goes on; it waits only past 1 MiB.
+    expect(written).toBeGreaterThan(OUTPUT_BUFFER_BYTES);
+    expect(written).toBeLessThan(OUTPUT_BUFFER_BYTES + 2 * chunk.length);
+    let resolved = false;
+    void wait?.then(() => (resolved = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(resolved).toBe(false);
+    // A writer that comes meanwhile waits for the same drain.
+    expect(wire.writeLines(chunk)).toBe(wait);
+    while (!resolved) {
+      held.shift()?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(output.writableLength).toBeLessThan(OUTPUT_BUFFER_BYTES);
+    for (let index = 0; index < 100 && held.length > 0; index++) {
+      held.shift()?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(received).toBe(written + chunk.length);
   });
 });

@@ -74,23 +74,51 @@ export function toolLocations(input: unknown, cwd: string): ToolCallLocation[] {
     return [];
   }
   const record = input as Record<string, unknown>;
-  const line = [record.line, record.startLine, record.start_line, record.offset].find((value) => typeof value === "number" && Number.isInteger(value) && value > 0) as number | undefined;
   const locations: ToolCallLocation[] = [];
+  // Looked up once a path is found: most inputs name one path, many none (a replay maps thousands).
+  let line: number | undefined;
+  let lineRead = false;
   for (const key of PATH_KEYS) {
     const value = record[key];
-    const paths = typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
-    for (const path of paths) {
-      if (path.length === 0 || /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
-        continue;
+    if (typeof value !== "string" && !Array.isArray(value)) {
+      continue;
+    }
+    if (!lineRead) {
+      line = lineOf(record);
+      lineRead = true;
+    }
+    if (typeof value === "string") {
+      addLocation(locations, value, cwd, line);
+    } else {
+      for (const item of value as unknown[]) {
+        if (typeof item === "string") {
+          addLocation(locations, item, cwd, line);
+        }
       }
-      const location: ToolCallLocation = { path: isAbsolute(path) ? path : resolve(cwd, path) };
-      if (line !== undefined) {
-        location.line = line;
-      }
-      locations.push(location);
     }
   }
   return locations;
+}
+
+/** The line a tool's input points at: the first of its line-like arguments that is a whole number above 0. */
+function lineOf(record: Record<string, unknown>): number | undefined {
+  for (const value of [record.line, record.startLine, record.start_line, record.offset]) {
+    if (typeof value === "number" && Number.isInteger(value) && value > 0) {
+      return value;
+    }
+  }
+  return undefined;
+}
+
+function addLocation(locations: ToolCallLocation[], path: string, cwd: string, line: number | undefined): void {
+  if (path.length === 0 || /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
+    return;
+  }
+  const location: ToolCallLocation = { path: isAbsolute(path) ? path : resolve(cwd, path) };
+  if (line !== undefined) {
+    location.line = line;
+  }
+  locations.push(location);
 }
 
 /** The files a tool reported, as ACP locations: a line only where there is one. */

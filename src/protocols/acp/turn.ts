@@ -1,35 +1,39 @@
 // One turn of a session: starts the prompt's run (or resumes the paused one with the prompt's
 // answers), streams the run's events to the editor and keeps the conversation as each step becomes
-// durable, asks the person for each tool approval and resumes, asks questions and stops there, and
-// finishes: leaves the conversation as docs/sessions.md says for how the turn ended, and writes the
-// session. A turn's end is a value (turn-end.ts); it never builds a wire error.
+// durable, asks the person for each tool approval and resumes, asks questions (as forms, and the
+// run resumes; or in words, and the turn stops there), and finishes: leaves the conversation as
+// docs/sessions.md says for how the turn ended, and writes the session. A turn's end is a value
+// (turn-end.ts); it never builds a wire error.
 
-import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
+import type { ElicitationSchema, ToolCallUpdate } from "@agentclientprotocol/sdk";
 
 import { isToolApproval, type ToolApprovalAnswer, type ToolApprovalRequest } from "../../agent/tool-approval.js";
 import { createMessageId } from "../../graph/messages.js";
+import type { JsonObject } from "../../types/json.js";
 import type { Logger } from "../../types/logger.js";
 import type { AssistantMessage, Message } from "../../types/messages.js";
 import type { Principal } from "../../types/principal.js";
 import type { ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRun, ProtocolRunOptions } from "../shared.js";
 import { type AcpContentBlock, promptToMessage } from "./content.js";
 import { settleFailedTurn } from "./failed-turn.js";
+import { approvalToolCall } from "./approval-tool-call.js";
+import { editedInput, editFirstForm } from "./edit-first.js";
+import type { FormOutcome, FormRequest } from "./elicitation.js";
 import type { HeldUpdates } from "./held-updates.js";
-import type { PermissionChoice } from "./permissions.js";
+import type { PermissionChoice, PermissionOffer } from "./permissions.js";
+import { answerInWords, askingToolCall, formAnswer, planQuestion, type QuestionPlan, questionText } from "./questions.js";
 import type { SessionCommands } from "./session-commands.js";
 import type { SessionConfig } from "./session-config.js";
-import { questionText } from "./questions.js";
 import { PromptTooLargeError } from "./request-errors.js";
 import { storeFailure, TurnFailedError } from "./session-errors.js";
 import type { AcpSessionInfo, AcpTurnRecord } from "./session-store.js";
 import type { SessionTitle } from "./session-title.js";
 import type { SessionUsage } from "./session-usage.js";
 import type { StoredSession } from "./stored-session.js";
-import { toolContent } from "./tool-calls.js";
 import type { Transcript } from "./transcript.js";
 import { type AcpStopReason, ended, failed, stopReasonOf, type TurnEnd } from "./turn-end.js";
 import type { UpdateSink } from "./update-sink.js";
-import { eventUpdates, toolCallUpdate, type UpdateContext } from "./updates.js";
+import { eventUpdates, type UpdateContext } from "./updates.js";
 
 /** The integrator's choices that shape a turn (see AcpOptions). */
 export interface TurnSettings {
@@ -62,7 +66,11 @@ export interface TurnParts {
   /** How tool calls look in this session's updates. */
   view: UpdateContext;
   /** Asks the person about a tool call (session/request_permission). */
-  askPermission: (toolCall: ToolCallUpdate, toolName: string, signal: AbortSignal) => Promise<PermissionChoice>;
+  askPermission: (toolCall: ToolCallUpdate, toolName: string, signal: AbortSignal, offer?: PermissionOffer) => Promise<PermissionChoice>;
+  /** Whether the editor shows forms (it advertised `elicitation.form`). */
+  showsForms: () => boolean;
+  /** Asks the person to fill in a form (elicitation/create); only when `showsForms()`. */
+  askForm: (form: FormRequest, signal: AbortSignal) => Promise<FormOutcome>;
   /** Messages for the person to show at the start of the turn (an MCP server that failed). */
   notices: () => Promise<string[]>;
   logger: Logger;
@@ -102,7 +110,7 @@ export async function startTurn(parts: TurnParts, blocks: AcpContentBlock[], sig
   } else if (pending.length > 0) {
     const answers: Record<string, unknown> = { ...record.answered };
     for (const interrupt of pending) {
-      answers[interrupt.id] = settings.answer ? settings.answer(prompt.text, interrupt) : prompt.text;
+      answers[interrupt.id] = settings.answer ? settings.answer(prompt.text, interrupt) : answerInWords(interrupt, prompt.text);
     }
     turn.answers = answers;
   }
@@ -169,7 +177,8 @@ export class Turn {
 
   /**
    * Streams runs of the turn until it ends: each approval the graph asks for becomes a permission
-   * request and the run resumes; questions end the turn and wait for the next prompt.
+   * request and the run resumes; so does each question asked as a form; questions asked in words
+   * end the turn and wait for the next prompt; a question that asks for a secret fails the turn.
    */
   async drive(first: ProtocolRun, options: DriveOptions = {}): Promise<TurnEnd> {
     let run = first;
@@ -188,13 +197,19 @@ export class Turn {
         break;
       }
       const approvals: Array<{ id: string; request: ToolApprovalRequest }> = [];
-      const questions: ProtocolInterrupt[] = [];
+      const questions: Array<{ interrupt: ProtocolInterrupt; plan: QuestionPlan }> = [];
+      const showsForms = this.parts.showsForms();
       for (const interrupt of outcome.interrupts) {
         if (isToolApproval(interrupt.value)) {
           approvals.push({ id: interrupt.id, request: interrupt.value });
         } else {
-          questions.push(interrupt);
+          questions.push({ interrupt, plan: planQuestion(interrupt, showsForms) });
         }
+      }
+      // Before anything is asked: a question that may not be asked at all ends the turn.
+      const refused = questions.find((question) => question.plan.how === "refused")?.plan;
+      if (refused?.how === "refused") {
+        return this.finish({ status: "failed", error: refused.error });
       }
       const answers: Record<string, unknown> = {};
       for (const { id, request } of approvals) {
@@ -204,10 +219,22 @@ export class Turn {
         }
         answers[id] = answer;
       }
-      if (questions.length > 0) {
-        await this.ask(questions);
+      const inWords: ProtocolInterrupt[] = [];
+      for (const { interrupt, plan } of questions) {
+        const answer = plan.how === "form" ? await this.askInForm(interrupt, plan.form, plan.message) : undefined;
+        if (answer === "cancelled") {
+          return this.finish({ status: "cancelled" });
+        }
+        if (answer === undefined) {
+          inWords.push(interrupt);
+        } else {
+          answers[interrupt.id] = answer;
+        }
+      }
+      if (inWords.length > 0) {
+        await this.ask(inWords);
         const record = this.parts.session.record;
-        record.pending = questions;
+        record.pending = inWords;
         if (Object.keys(answers).length > 0) {
           record.answered = answers;
         }
@@ -231,27 +258,69 @@ export class Turn {
     if (remembered !== undefined) {
       return remembered ? { decision: "approve" } : { decision: "reject", reason: `The person chose to always reject ${request.toolName}.` };
     }
-    const { sessionUpdate: _announced, ...toolCall } = toolCallUpdate(view, view.ids.of(request.toolCallId), request.toolName, request.input, "pending");
-    // The tool's own description of the call, such as where a path that is a link leads.
-    if (request.title) {
-      toolCall.title = request.title;
-    }
-    if (request.display?.length) {
-      toolCall.content = toolContent(request.display, undefined, view.contentLimit);
-    }
-    const choice = await this.parts.askPermission(toolCall, request.toolName, this.signal);
+    // What the person approves: the tool's title, files and description of the call (its diff).
+    const toolCall = approvalToolCall(view, request);
+    const editForm = this.parts.showsForms() ? editFirstForm(request) : undefined;
+    const choice = await this.parts.askPermission(toolCall, request.toolName, this.signal, { editFirst: editForm !== undefined });
     switch (choice.decision) {
       case "cancelled":
         return "cancelled";
       case "failed":
         logger.warn("The permission request failed; the tool call is rejected", { sessionId: session.id, error: choice.error });
         return { decision: "reject", reason: "The permission request failed." };
+      case "edit":
+        return editForm ? this.editFirst(request, toolCall, editForm) : { decision: "reject" };
       case "allow":
       case "reject":
         if (choice.always) {
           session.remember(request.toolName, choice.decision === "allow");
         }
         return choice.decision === "allow" ? { decision: "approve" } : { decision: "reject" };
+    }
+  }
+
+  /**
+   * "Edit first": the call's input in a form, filled in; what the person accepts is the input the
+   * call runs with. Anything else (declined, dismissed, failed) rejects the call: only an explicit
+   * choice lets it run.
+   */
+  private async editFirst(request: ToolApprovalRequest, toolCall: ToolCallUpdate, form: ElicitationSchema): Promise<ToolApprovalAnswer | "cancelled"> {
+    const message = `Edit the input of ${toolCall.title ?? request.toolName} before it runs.`;
+    const outcome = await this.parts.askForm({ message, schema: form, toolCallId: toolCall.toolCallId }, this.signal);
+    switch (outcome.action) {
+      case "withdrawn":
+        return "cancelled";
+      case "accept":
+        return { decision: "edit", input: editedInput(request.input as JsonObject, form, outcome.content) };
+      case "failed":
+        this.parts.logger.warn("The form to edit a tool call's input failed; the tool call is rejected", { sessionId: this.parts.session.id, error: outcome.error });
+        return { decision: "reject", reason: "The form to edit the input failed." };
+      case "decline":
+      case "cancel":
+        return { decision: "reject", reason: "The person chose to edit the input first, then closed the form without running it." };
+    }
+  }
+
+  /**
+   * Asks a question as a form. Its answer for the run (a FormAnswer), `cancelled` when the turn
+   * was, or undefined when the form failed and the question is to be asked in words instead.
+   */
+  private async askInForm(interrupt: ProtocolInterrupt, form: ElicitationSchema, message: string): Promise<unknown> {
+    const { view, session, logger } = this.parts;
+    const asking = askingToolCall(interrupt);
+    const request: FormRequest = { message, schema: form };
+    if (asking !== undefined) {
+      request.toolCallId = view.ids.of(asking);
+    }
+    const outcome = await this.parts.askForm(request, this.signal);
+    switch (outcome.action) {
+      case "withdrawn":
+        return "cancelled";
+      case "failed":
+        logger.warn("A question's form failed; it is asked as a message", { sessionId: session.id, interruptId: interrupt.id, error: outcome.error });
+        return undefined;
+      default:
+        return formAnswer(outcome);
     }
   }
 

@@ -1,12 +1,14 @@
 // The update sink: every update goes out as the session's `session/update`, in order, without
 // waiting on each; every WRITE_WINDOW-th asks its sender to wait; flush() waits for all; a write
-// that fails is logged and does not stop the session.
+// that fails is logged and does not stop the session. sendAll() sends a replay's updates: the
+// first through the SDK, the rest as the very lines the SDK would write, after it, in 64 KiB writes.
 
 import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 
 import { sdkPair } from "../../../test/support/sdk-pair.js";
 import type { Logger } from "../../types/logger.js";
+import { OUTPUT_CHUNK_CHARS } from "./streams.js";
 import { UpdateSink, WRITE_WINDOW } from "./update-sink.js";
 
 function recordingLogger(): Logger & { lines: Array<{ level: string; message: string; fields: Record<string, unknown> | undefined }> } {
@@ -88,5 +90,119 @@ describe("UpdateSink", () => {
     } finally {
       pair.close();
     }
+  });
+
+  it("sendAll() without the connection's output sends each update through notify, in order", async () => {
+    const written: acp.SessionNotification[] = [];
+    const sink = new UpdateSink("sess_1", async (notification) => void written.push(notification), recordingLogger());
+    await sink.sendAll([chunk("a"), chunk("b"), chunk("c")]);
+    expect(written.map((notification) => notification.update)).toEqual([chunk("a"), chunk("b"), chunk("c")]);
+    await sink.sendAll([]);
+    expect(written).toHaveLength(3);
+  });
+
+  it("sendAll() sends the first update through notify and, once it is written, the rest as the SDK's own lines, in writes of 64 KiB", async () => {
+    const log: string[] = [];
+    const writes: string[] = [];
+    let release!: () => void;
+    const sink = new UpdateSink(
+      "sess_1",
+      (notification) =>
+        new Promise<void>((resolve) => {
+          release = () => {
+            log.push(`notify ${JSON.stringify(notification)}`);
+            resolve();
+          };
+        }),
+      recordingLogger(),
+      (text) => {
+        log.push("lines");
+        writes.push(text);
+        return undefined;
+      },
+    );
+    const updates = Array.from({ length: 1000 }, (_, index) => chunk(`${index} ${"x".repeat(200)}`));
+    const all = sink.sendAll(updates);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Nothing is written straight to the output before the first update is out.
+    expect(writes).toEqual([]);
+    release();
+    await all;
+    await expect(sink.flush()).resolves.toBeUndefined();
+    expect(log[0]).toBe(`notify ${JSON.stringify({ sessionId: "sess_1", update: updates[0] })}`);
+    expect(log.slice(1).every((entry) => entry === "lines")).toBe(true);
+    // Every write but the last is at least a chunk, and at most a chunk and one line.
+    const lineLength = (writes.at(-1) as string).split("\n")[0]?.length ?? 0;
+    for (const text of writes.slice(0, -1)) {
+      expect(text.length).toBeGreaterThanOrEqual(OUTPUT_CHUNK_CHARS);
+      expect(text.length).toBeLessThan(OUTPUT_CHUNK_CHARS + lineLength + 2);
+    }
+    // The lines are exactly what the SDK writes for a notify: the same keys, in the same order.
+    const lines = writes.join("").split("\n");
+    expect(lines.pop()).toBe("");
+    expect(lines).toEqual(updates.slice(1).map((update) => JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "sess_1", update } })));
+  });
+
+  it("sendAll() comes after the updates sent before it, and waits while the output asks it to", async () => {
+    const log: string[] = [];
+    const notified: Array<() => void> = [];
+    let drained!: () => void;
+    let calls = 0;
+    const sink = new UpdateSink(
+      "sess_1",
+      (notification) =>
+        new Promise<void>((resolve) => {
+          notified.push(() => {
+            log.push((notification.update as { content: { text: string } }).content.text);
+            resolve();
+          });
+        }),
+      recordingLogger(),
+      (text) => {
+        calls++;
+        log.push(...text.trim().split("\n").map((line) => (JSON.parse(line) as { params: { update: { content: { text: string } } } }).params.update.content.text));
+        return calls === 1 ? new Promise<void>((resolve) => (drained = resolve)) : undefined;
+      },
+    );
+    void sink.send(chunk("before 1"));
+    void sink.send(chunk("before 2"));
+    const big = "y".repeat(OUTPUT_CHUNK_CHARS);
+    const all = sink.sendAll([chunk("first"), chunk(`second ${big}`), chunk("third"), chunk("fourth")]);
+    for (let index = 0; index < 3; index++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      notified.shift()?.();
+    }
+    await expect.poll(() => calls).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    // The output asked it to wait: nothing more until it drains.
+    expect(calls).toBe(1);
+    drained();
+    await all;
+    expect(calls).toBe(2);
+    expect(log).toEqual(["before 1", "before 2", "first", `second ${big}`, "third", "fourth"]);
+  });
+
+  it("sendAll() leaves out an update that cannot be JSON, says so as the wire does, and writes the rest", async () => {
+    const logger = recordingLogger();
+    const writes: string[] = [];
+    const sink = new UpdateSink("sess_1", () => Promise.resolve(), logger, (text) => void writes.push(text));
+    // A BigInt has no JSON: a tool's output kept in memory can hold one.
+    const broken: acp.SessionUpdate = { sessionUpdate: "tool_call", toolCallId: "call_1", title: "count", rawOutput: { count: 10n } };
+    await sink.sendAll([chunk("a"), broken, chunk("b")]);
+    expect(writes.join("").trim().split("\n").map((line) => (JSON.parse(line) as { params: { update: unknown } }).params.update)).toEqual([chunk("b")]);
+    expect(logger.lines).toEqual([{ level: "error", message: expect.stringContaining("notification session/update could not be written as JSON"), fields: undefined }]);
+  });
+
+  it("sendAll() stops and logs once the output has broken, and still resolves", async () => {
+    const logger = recordingLogger();
+    let calls = 0;
+    const sink = new UpdateSink("sess_1", () => Promise.resolve(), logger, () => {
+      calls++;
+      throw new Error("EPIPE");
+    });
+    const big = "z".repeat(OUTPUT_CHUNK_CHARS);
+    await expect(sink.sendAll([chunk("a"), chunk(big), chunk(big), chunk(big)])).resolves.toBeUndefined();
+    expect(calls).toBe(1);
+    expect(logger.lines).toEqual([{ level: "debug", message: "A session update could not be written", fields: { sessionId: "sess_1", error: "Error: EPIPE" } }]);
   });
 });

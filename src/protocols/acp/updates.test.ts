@@ -208,4 +208,22 @@ describe("replayUpdates", () => {
     // A live call after the replay does not take an id the replay gave.
     expect(eventUpdates({ type: "tool-call-end", messageId: "a3", toolCallId: "call_1", toolName: "ping", input: {} }, given)).toMatchObject([{ toolCallId: "call_1~3" }]);
   });
+
+  it("shows each call its own result when a model reuses an id, and a call left without one as not finished", () => {
+    const reused: Message[] = [
+      { id: "a1", role: "assistant", parts: [{ type: "tool-call", toolCallId: "call_1", toolName: "ping", input: { host: "one" } }] },
+      { id: "t1", role: "tool", parts: [{ type: "tool-result", toolCallId: "call_1", toolName: "ping", output: "first" }] },
+      { id: "a2", role: "assistant", parts: [{ type: "tool-call", toolCallId: "call_1", toolName: "ping", input: { host: "two" } }] },
+      { id: "t2", role: "tool", parts: [{ type: "tool-result", toolCallId: "call_1", toolName: "ping", output: "second", isError: true }] },
+      { id: "a3", role: "assistant", parts: [{ type: "tool-call", toolCallId: "call_1", toolName: "ping", input: { host: "three" } }] },
+      // A result no call before it waits for is shown as a call of its own.
+      { id: "t3", role: "tool", parts: [{ type: "tool-result", toolCallId: "call_9", toolName: "ping", output: "stray" }] },
+    ];
+    expect(replayUpdates(reused, context()).map((update) => (update.sessionUpdate === "tool_call" ? [update.toolCallId, update.status, update.rawOutput] : []))).toEqual([
+      ["call_1", "completed", "first"],
+      ["call_1~2", "failed", "second"],
+      ["call_1~3", "failed", undefined],
+      ["call_9", "completed", "stray"],
+    ]);
+  });
 });

@@ -110,44 +110,64 @@ export function eventUpdates(event: RunEvent, context: UpdateContext): AcpSessio
 
 /** The updates that replay a kept conversation, each tool call once with its final status. */
 export function replayUpdates(history: readonly Message[], context: UpdateContext): AcpSessionUpdate[] {
-  const results = new Map<string, ToolResultPart>();
-  const called = new Set<string>();
+  return [...eachReplayUpdate(history, context)];
+}
+
+/**
+ * The updates of `replayUpdates()`, one at a time as they are made, so a replay can write each
+ * one out without holding them all.
+ */
+export function* eachReplayUpdate(history: readonly Message[], context: UpdateContext): Generator<AcpSessionUpdate, void, undefined> {
+  // Each result answers the earliest call before it with its id that has no result yet: models
+  // reuse ids like `call_1` turn after turn, and each call shows its own result.
+  const results = new Map<ToolCallPart, ToolResultPart>();
+  const uncalled = new Set<ToolResultPart>();
+  const waiting = new Map<string, ToolCallPart[]>();
   for (const message of history) {
-    if (message.role === "tool") {
-      for (const part of message.parts) {
-        results.set(part.toolCallId, part);
-      }
-    } else if (message.role === "assistant") {
+    if (message.role === "assistant") {
       for (const part of message.parts) {
         if (part.type === "tool-call") {
-          called.add(part.toolCallId);
+          const calls = waiting.get(part.toolCallId);
+          if (calls) {
+            calls.push(part);
+          } else {
+            waiting.set(part.toolCallId, [part]);
+          }
+        }
+      }
+    } else if (message.role === "tool") {
+      for (const part of message.parts) {
+        const call = waiting.get(part.toolCallId)?.shift();
+        if (call) {
+          results.set(call, part);
+        } else {
+          uncalled.add(part);
         }
       }
     }
   }
-  const updates: AcpSessionUpdate[] = [];
   for (const message of history) {
     switch (message.role) {
       case "user":
         for (const part of message.parts) {
-          updates.push({ sessionUpdate: "user_message_chunk", content: partToBlock(part), messageId: message.id });
+          yield { sessionUpdate: "user_message_chunk", content: partToBlock(part), messageId: message.id };
         }
         break;
       case "assistant":
         for (const part of message.parts) {
           if (part.type === "text") {
-            updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: part.text }, messageId: message.id });
+            yield { sessionUpdate: "agent_message_chunk", content: { type: "text", text: part.text }, messageId: message.id };
           } else if (part.type === "reasoning") {
-            updates.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: part.text }, messageId: message.id });
+            yield { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: part.text }, messageId: message.id };
           } else {
-            updates.push(replayedCall(context, part, results.get(part.toolCallId)));
+            yield replayedCall(context, part, results.get(part));
           }
         }
         break;
       case "tool":
         for (const part of message.parts) {
-          if (!called.has(part.toolCallId)) {
-            updates.push(replayedCall(context, { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: null }, part));
+          if (uncalled.has(part)) {
+            yield replayedCall(context, { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: null }, part);
           }
         }
         break;
@@ -155,7 +175,6 @@ export function replayUpdates(history: readonly Message[], context: UpdateContex
         break;
     }
   }
-  return updates;
 }
 
 function replayedCall(context: UpdateContext, call: ToolCallPart, result: ToolResultPart | undefined): ToolCallAnnouncement {

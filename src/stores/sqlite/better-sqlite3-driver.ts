@@ -15,9 +15,27 @@ const requireModule = createRequire(import.meta.url);
  */
 export function loadBetterSqlite3(): SqliteOpener {
   const Database = requireModule("better-sqlite3") as typeof BetterSqlite3;
+  const options: BetterSqlite3.Options = {};
+  const addon = builtAddon();
+  if (addon) {
+    options.nativeBinding = addon;
+  }
   // The addon loads with the first database, so open one in memory to know it works.
-  new Database(":memory:").close();
-  return (path) => connect(new Database(path));
+  new Database(":memory:", options).close();
+  return (path) => connect(new Database(path, options));
+}
+
+/**
+ * Where an install builds the addon, when it is there. Naming it spares the package's search for
+ * it (the `bindings` package tries a dozen paths, each a failed require), a few milliseconds on
+ * the way to the first session; without it the package searches as usual.
+ */
+function builtAddon(): string | undefined {
+  try {
+    return requireModule.resolve("better-sqlite3/build/Release/better_sqlite3.node");
+  } catch {
+    return undefined;
+  }
 }
 
 function connect(database: BetterSqlite3.Database): SqliteConnection {
@@ -33,6 +51,14 @@ function wrap(statement: BetterSqlite3.Statement): SqliteStatement {
   return {
     get: (parameters) => (parameters ? statement.get(parameters) : statement.get()),
     all: (parameters) => (parameters ? statement.all(parameters) : statement.all()),
+    rows: (parameters) => {
+      statement.raw(true);
+      try {
+        return (parameters ? statement.all(parameters) : statement.all()) as unknown[][];
+      } finally {
+        statement.raw(false);
+      }
+    },
     run: (parameters) => void (parameters ? statement.run(parameters) : statement.run()),
     iterate: (parameters) => (parameters ? statement.iterate(parameters) : statement.iterate()),
   };

@@ -8,6 +8,8 @@ import type { SqliteConnection, SqliteOpener, SqliteParameters, SqliteStatement 
 interface StatementSync {
   get(parameters?: SqliteParameters): unknown;
   all(parameters?: SqliteParameters): unknown[];
+  /** Node 22.16 and later: rows as arrays instead of objects. */
+  setReturnArrays?(enabled: boolean): void;
   run(parameters?: SqliteParameters): unknown;
   iterate(parameters?: SqliteParameters): IterableIterator<unknown>;
 }
@@ -61,6 +63,18 @@ function wrap(statement: StatementSync): SqliteStatement {
   return {
     get: (parameters) => (parameters ? statement.get(parameters) : statement.get()),
     all: (parameters) => (parameters ? statement.all(parameters) : statement.all()),
+    rows: (parameters) => {
+      if (!statement.setReturnArrays) {
+        // Before Node 22.16: objects, whose values keep the order of the columns.
+        return (parameters ? statement.all(parameters) : statement.all()).map((row) => Object.values(row as Record<string, unknown>));
+      }
+      statement.setReturnArrays(true);
+      try {
+        return (parameters ? statement.all(parameters) : statement.all()) as unknown[][];
+      } finally {
+        statement.setReturnArrays(false);
+      }
+    },
     run: (parameters) => void (parameters ? statement.run(parameters) : statement.run()),
     iterate: (parameters) => (parameters ? statement.iterate(parameters) : statement.iterate()),
   };

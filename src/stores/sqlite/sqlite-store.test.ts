@@ -51,6 +51,23 @@ for (const driver of sqliteDrivers) {
       }
     });
 
+    it("gives a statement's rows as arrays in its column order, and as objects again afterwards", () => {
+      const connection = sqliteOpener(driver)(":memory:");
+      try {
+        connection.exec("CREATE TABLE t (b TEXT, a INTEGER, c TEXT)");
+        connection.prepare("INSERT INTO t (b, a, c) VALUES (@b, @a, @c)").run({ b: "one", a: 1, c: "x" });
+        connection.prepare("INSERT INTO t (b, a, c) VALUES (@b, @a, @c)").run({ b: "two", a: 2, c: "y" });
+        const statement = connection.prepare("SELECT c, a, b FROM t WHERE a >= @least ORDER BY a");
+        expect(statement.rows({ least: 1 })).toEqual([
+          ["x", 1, "one"],
+          ["y", 2, "two"],
+        ]);
+        expect(statement.all({ least: 2 })).toEqual([{ c: "y", a: 2, b: "two" }]);
+      } finally {
+        connection.close();
+      }
+    });
+
     it("records its migrations once, however often it is opened", async () => {
       const path = fresh("migrated");
       await new SqliteStore({ path, driver }).close();

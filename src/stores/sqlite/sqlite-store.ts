@@ -19,7 +19,7 @@ import type {
 } from "../../types/store.js";
 import { selectNamespaces } from "../../store-core/list-namespaces.js";
 import { takePage } from "../../store-core/page.js";
-import { type ItemRow, rowToItem as toItem } from "../sql-rows.js";
+import { ITEM_COLUMNS, type ItemRow, type ItemTuple, rowToItem as toItem, tupleToItem } from "../sql-rows.js";
 import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../../store-core/namespace.js";
 import type { SqliteConnection, SqliteDriverName, SqliteParameters, SqliteStatement } from "./sqlite-connection.js";
 import { sqliteOpener } from "./sqlite-driver.js";
@@ -176,11 +176,11 @@ export class SqliteStore implements Store {
     const bounds: SqliteParameters = upper === undefined ? {} : { lower, upper };
     const now = Date.now();
     if (!filter) {
+      // Rows as arrays: a session's conversation is read this way, thousands of rows at once.
       const rows = this.run(
-        () =>
-          this.db.prepare(`SELECT * FROM ${this.items} WHERE ${LIVE} ${range} ORDER BY ns, key LIMIT @limit OFFSET @offset`).all({ ...bounds, now, limit, offset }) as ItemRow[],
+        () => this.db.prepare(`SELECT ${ITEM_COLUMNS} FROM ${this.items} WHERE ${LIVE} ${range} ORDER BY ns, key LIMIT @limit OFFSET @offset`).rows({ ...bounds, now, limit, offset }) as ItemTuple[],
       );
-      return rows.map(toItem);
+      return rows.map(tupleToItem);
     }
     const rows = this.run(() => this.db.prepare(`SELECT * FROM ${this.items} WHERE ${LIVE} ${range} ORDER BY ns, key`).iterate({ ...bounds, now }) as IterableIterator<ItemRow>);
     const items = (function* () {

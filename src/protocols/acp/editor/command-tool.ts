@@ -1,11 +1,13 @@
 // run_command: runs a shell command in the session's directory, in the editor's terminal when it
 // offers terminals (the tool call then shows the live terminal), else as a local child process.
-// Either way the output kept is capped, a timeout stops it, and a cancel kills it.
+// Either way the output kept is capped, a timeout stops it, and a cancel kills it. Its approval
+// shows the whole command, the directory it runs in, and where (terminal or local process).
 
 import type { TerminalExitStatus } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 
 import { defineTool, type Tool, type ToolOutput } from "../../../agent/tool.js";
+import { inSeconds } from "../../../errors/in-seconds.js";
 import { killGroup, spawnGroup } from "../../../process/process-groups.js";
 import { boundText } from "../tool-calls.js";
 import type { EditorAccess } from "./editor-access.js";
@@ -22,6 +24,13 @@ export function commandTool(access: EditorAccess, options: { ask: boolean }): To
     }),
     needsApproval: options.ask,
     title: ({ command }) => `Run ${command.length > 60 ? `${command.slice(0, 59)}…` : command}`,
+    describeApproval: ({ command, timeout_ms: timeoutMs }, { threadId }) => {
+      const cwd = access.cwd(threadId);
+      const timeout = Math.min(timeoutMs ?? access.limits.commandTimeoutMs, access.limits.commandTimeoutMs);
+      const where = access.hasTerminal() ? "in the editor's terminal" : "as a process on the agent's machine";
+      const text = `$ ${command}\n\nRuns in ${cwd}, ${where}, for at most ${inSeconds(timeout)}.`;
+      return { title: `Run ${command.length > 120 ? `${command.slice(0, 119)}…` : command}`, display: [{ type: "text", text }] };
+    },
     execute: async ({ command, timeout_ms: timeoutMs }, context) => {
       const cwd = access.cwd(context.threadId);
       const timeout = Math.min(timeoutMs ?? access.limits.commandTimeoutMs, access.limits.commandTimeoutMs);

@@ -3,7 +3,9 @@
 // Every path is resolved inside the session's directories with its links followed (resolvePath), and
 // only the real path it gives is read or written: the editor is never handed a path with a link in
 // it, and the disk is opened so that a link that appears in the meantime is refused (disk-files).
-// A write or an edit through a link says where it leads when the person is asked to approve it.
+// A write or an edit is described for its approval before it runs: its title, the file, the diff it
+// would make (read from the editor's buffer or the disk, as the call itself will), and where a path
+// through a link leads.
 
 import { posix, sep } from "node:path";
 
@@ -11,6 +13,7 @@ import type { ReadTextFileRequest } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 
 import { type ApprovalDescription, defineTool, type Tool, type ToolOutput } from "../../../agent/tool.js";
+import type { ToolDisplay } from "../../../types/tool-display.js";
 import { boundText } from "../tool-calls.js";
 import { openChecked, readChecked, writeChecked } from "./disk-files.js";
 import type { EditorAccess } from "./editor-access.js";
@@ -69,28 +72,66 @@ function walked(target: ResolvedPath, path: string): string {
   return target.primary ? path : `${target.root}${sep}${path.split("/").join(sep)}`;
 }
 
+/** What a write or an edit would make of a file's text, or why it would fail. */
+type Change = { after: string; line?: number | undefined } | { problem: string };
+
 /**
- * For the approval of a write or an edit: where a path that is (or goes through) a symlink leads,
- * including a link that leads out, whose call will be refused. Nothing for a plain path.
+ * For the approval of a write or an edit, before anything is written: its title, the file, and the
+ * diff `change` makes of the file's text as the call will read it; a note instead of the diff when
+ * the call would fail. A path that is (or goes through) a symlink says where it leads, including a
+ * link that leads out, whose call will be refused.
  */
-async function describeLink(verb: string, access: EditorAccess, sessionId: string, path: string): Promise<ApprovalDescription | undefined> {
-  let leadsTo: string;
-  let note: string;
+async function describeChange(
+  verb: string,
+  access: EditorAccess,
+  sessionId: string,
+  path: string,
+  signal: AbortSignal,
+  change: (before: string | undefined) => Change,
+): Promise<ApprovalDescription | undefined> {
+  let target: ResolvedPath;
   try {
-    const target = await resolvePath(access.roots(sessionId), path);
-    if (!target.linked) {
-      return undefined;
-    }
-    leadsTo = namedPath(target);
-    note = `${path} is a symbolic link, or goes through one: this changes ${target.real}.`;
+    target = await fileTarget(access, sessionId, path);
   } catch (error) {
     if (!(PathOutsideError.isInstance(error) && error.throughLink && error.leadsTo !== undefined)) {
       return undefined;
     }
-    leadsTo = `${error.leadsTo} (outside the project; it will be refused)`;
-    note = `${path} is a symbolic link, or goes through one, that leads outside the project to ${error.leadsTo}. The call will be refused even if allowed.`;
+    const note = `${path} is a symbolic link, or goes through one, that leads outside the project to ${error.leadsTo}. The call will be refused even if allowed.`;
+    return { title: `${verb} ${path} → ${error.leadsTo} (outside the project; it will be refused)`, display: [{ type: "text", text: note }] };
   }
-  return { title: `${verb} ${path} → ${leadsTo}`, display: [{ type: "text", text: note }] };
+  const description: ApprovalDescription = { title: `${verb} ${path}`, display: [], locations: [{ path: target.real }] };
+  const display = description.display as ToolDisplay[];
+  if (target.linked) {
+    description.title = `${verb} ${path} → ${namedPath(target)}`;
+    display.push({ type: "text", text: `${path} is a symbolic link, or goes through one: this changes ${target.real}.` });
+  }
+  const before = await readText(access, sessionId, target, signal);
+  const changed = change(before);
+  if ("problem" in changed) {
+    display.push({ type: "text", text: `This call will fail: ${changed.problem}` });
+  } else {
+    display.push({ type: "diff", path: target.real, oldText: before ?? null, newText: changed.after });
+    if (changed.line !== undefined) {
+      description.locations = [{ path: target.real, line: changed.line }];
+    }
+  }
+  return description;
+}
+
+/** The text an edit makes of `before`: old_text replaced once (or everywhere), or why it cannot be. */
+function replaced(path: string, before: string | undefined, oldText: string, newText: string, replaceAll: boolean | undefined): Change & { count?: number } {
+  if (before === undefined) {
+    return { problem: `${path} does not exist; use write_file to create it.` };
+  }
+  const count = before.split(oldText).length - 1;
+  if (count === 0) {
+    return { problem: `old_text was not found in ${path}. Read the file again and copy the text exactly.` };
+  }
+  if (count > 1 && !replaceAll) {
+    return { problem: `old_text appears ${count} times in ${path}; include more surrounding text, or set replace_all.` };
+  }
+  const after = replaceAll ? before.split(oldText).join(newText) : before.replace(oldText, () => newText);
+  return { after, line: lineOf(before, before.indexOf(oldText)), count };
 }
 
 function lineOf(text: string, index: number): number {
@@ -147,7 +188,7 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
     input: z.object({ path: z.string(), content: z.string() }),
     needsApproval: options.ask,
     title: ({ path }) => `Write ${path}`,
-    describeApproval: ({ path }, { threadId }) => describeLink("Write", access, threadId, path),
+    describeApproval: ({ path, content }, { threadId, signal }) => describeChange("Write", access, threadId, path, signal, () => ({ after: content })),
     execute: async ({ path, content }, context) => {
       const target = await fileTarget(access, context.threadId, path);
       const before = await readText(access, context.threadId, target, context.signal);
@@ -168,26 +209,21 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
     input: z.object({ path: z.string(), old_text: z.string().min(1), new_text: z.string(), replace_all: z.boolean().optional() }),
     needsApproval: options.ask,
     title: ({ path }) => `Edit ${path}`,
-    describeApproval: ({ path }, { threadId }) => describeLink("Edit", access, threadId, path),
+    describeApproval: ({ path, old_text: oldText, new_text: newText, replace_all: replaceAll }, { threadId, signal }) =>
+      describeChange("Edit", access, threadId, path, signal, (before) => replaced(path, before, oldText, newText, replaceAll)),
     execute: async ({ path, old_text: oldText, new_text: newText, replace_all: replaceAll }, context) => {
       const target = await fileTarget(access, context.threadId, path);
       const before = await readText(access, context.threadId, target, context.signal);
-      if (before === undefined) {
-        throw new Error(`${path} does not exist; use write_file to create it.`);
+      const change = replaced(path, before, oldText, newText, replaceAll);
+      if ("problem" in change) {
+        throw new Error(change.problem);
       }
-      const count = before.split(oldText).length - 1;
-      if (count === 0) {
-        throw new Error(`old_text was not found in ${path}. Read the file again and copy the text exactly.`);
-      }
-      if (count > 1 && !replaceAll) {
-        throw new Error(`old_text appears ${count} times in ${path}; include more surrounding text, or set replace_all.`);
-      }
-      const after = replaceAll ? before.split(oldText).join(newText) : before.replace(oldText, () => newText);
-      await writeText(access, context.threadId, target, after, context.signal);
+      const count = change.count ?? 1;
+      await writeText(access, context.threadId, target, change.after, context.signal);
       const output: ToolOutput = {
         output: `Edited ${named(path, target)}: replaced ${count} occurrence${count === 1 ? "" : "s"}.`,
-        display: [{ type: "diff", path: target.real, oldText: before, newText: after }],
-        locations: [{ path: target.real, line: lineOf(before, before.indexOf(oldText)) }],
+        display: [{ type: "diff", path: target.real, oldText: before ?? "", newText: change.after }],
+        locations: [{ path: target.real, line: change.line }],
       };
       return output;
     },

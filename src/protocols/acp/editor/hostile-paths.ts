@@ -284,7 +284,8 @@ export function describeHostilePaths(options: HostilePathsOptions): void {
       expect(readFileSync(join(project, "docs/chain-target.txt"), "utf8")).toBe("edited through a chain\n");
       expect(approvals.get(3)).toBe("Write dangling-in → docs/created.txt");
       expect(approvals.get(4)).toBe("Edit chain-in-1 → docs/chain-target.txt");
-      expect(approvals.get(5)).toBe("write_file docs/plain.txt");
+      // A plain path: the tool's own title, with no arrow.
+      expect(approvals.get(5)).toBe("Write docs/plain.txt");
       if (options.access === "editor") {
         expect(editorPaths).toEqual(expect.arrayContaining([join(project, "docs/real.txt"), join(project, "docs/created.txt"), join(project, "docs/chain-target.txt")]));
       }
