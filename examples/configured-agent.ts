@@ -1,6 +1,7 @@
-// An agent the person sets up in their editor: a model picker and two modes. Each session keeps
-// its choices (across restarts too, with a long-term session store), and the run sees them as
-// `config`: the model is picked for every call, and in ask mode every tool call needs approval.
+// An agent the person sets up in their editor: a model picker, two modes and a /note command. Each
+// session keeps its choices (across restarts too, with a long-term session store), and the run sees
+// them as `config`: the model is picked for every call, and in ask mode every tool call needs
+// approval. `/note buy milk` runs as a prompt of its own; `/note` alone is answered at once.
 import { createAgent, defineTool, lazyModel } from "weftjs";
 import { serveAcp } from "weftjs/acp";
 import { z } from "zod";
@@ -43,4 +44,12 @@ serveAcp(agent, { input: process.stdin, output: process.stdout }, {
       { id: "auto", name: "Auto", description: "Runs tools without asking" },
     ],
   },
+  commands: [
+    {
+      name: "note",
+      description: "Saves a note, word for word",
+      hint: "the note",
+      run: ({ input }) => (input ? { prompt: `Save this note exactly as written: ${input}` } : { reply: "Type the note after /note." }),
+    },
+  ],
 });

@@ -73,7 +73,7 @@ describe("examples", () => {
     expect(agent.textOf(sessionId)).toBe("Done.");
   });
 
-  it("configured-agent.ts offers a model picker and two modes, and answers a pick with the full list", async () => {
+  it("configured-agent.ts offers a model picker, two modes and a command, and answers a pick with the full list", async () => {
     const agent = example("configured-agent.ts");
     await agent.initialize();
     const created = await agent.agent.request(acp.methods.agent.session.new, { cwd: repoRoot, mcpServers: [] });
@@ -87,6 +87,14 @@ describe("examples", () => {
       ["mode", "ask"],
       ["model", "smart"],
     ]);
+    // The /note command: offered once the session is known, and answered at once without a note.
+    await agent.waitFor(() => agent.updatesOf(created.sessionId).some((update) => update.sessionUpdate === "available_commands_update"), "the commands");
+    expect(agent.updatesOf(created.sessionId).find((update) => update.sessionUpdate === "available_commands_update")).toEqual({
+      sessionUpdate: "available_commands_update",
+      availableCommands: [{ name: "note", description: "Saves a note, word for word", input: { hint: "the note" } }],
+    });
+    expect((await agent.prompt(created.sessionId, "/note")).stopReason).toBe("end_turn");
+    expect(agent.textOf(created.sessionId)).toBe("Type the note after /note.");
   });
 
   it("durable-agent.ts uses WEFT_BASE_URL and keeps sessions in ./sessions.db", async () => {

@@ -38,8 +38,10 @@ export type WeftErrorCode =
   | "turn_in_progress"
   | "prompt_too_large"
   | "invalid_cwd"
+  | "invalid_directory"
   | "invalid_cursor"
   | "invalid_config_value"
+  | "command_failed"
   | "secret_in_form"
   // The editor's files, terminals and paths.
   | "editor_error"

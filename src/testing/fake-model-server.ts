@@ -28,6 +28,8 @@ export interface FakeReply {
   stallAfter?: number | undefined;
   /** Awaited before each chunk is sent, so a test can hold the stream at a point of its choosing. */
   beforeChunk?: ((index: number) => Promise<void> | void) | undefined;
+  /** The token counts the reply reports. Default 12 prompt and 7 completion tokens. */
+  usage?: { promptTokens: number; completionTokens: number } | undefined;
 }
 
 /** A chat-completions request as the server received it. */
@@ -178,8 +180,13 @@ function streamChunks(reply: FakeReply, model: string): Array<{ text?: string | 
     out.push({ data: chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }) });
   });
   out.push({ data: chunk({}, finishOf(reply)) });
-  out.push({ data: JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 } }) });
+  out.push({ data: JSON.stringify({ ...base, choices: [], usage: usageOf(reply) }) });
   return out;
+}
+
+function usageOf(reply: FakeReply): { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
+  const { promptTokens, completionTokens } = reply.usage ?? { promptTokens: 12, completionTokens: 7 };
+  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
 }
 
 function completion(reply: FakeReply, model: string): unknown {
@@ -194,7 +201,7 @@ function completion(reply: FakeReply, model: string): unknown {
     created: Math.floor(Date.now() / 1000),
     model,
     choices: [{ index: 0, message: { role: "assistant", content: pieces(reply.text).join(""), tool_calls: toolCalls }, finish_reason: finishOf(reply) }],
-    usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 },
+    usage: usageOf(reply),
   };
 }
 

@@ -7,14 +7,20 @@ import type * as acp from "@agentclientprotocol/sdk";
 
 import { ConfigOptions } from "../../src/protocols/acp/config-options.js";
 import type { FormOutcome, FormRequest } from "../../src/protocols/acp/elicitation.js";
+import { HeldUpdates } from "../../src/protocols/acp/held-updates.js";
 import type { PermissionChoice, PermissionOffer } from "../../src/protocols/acp/permissions.js";
+import { SessionCommands } from "../../src/protocols/acp/session-commands.js";
 import { SessionConfig } from "../../src/protocols/acp/session-config.js";
 import { type AcpSessionRecord, type AcpSessionStore, MemoryAcpSessionStore } from "../../src/protocols/acp/session-store.js";
+import { type AcpTitle, SessionTitle } from "../../src/protocols/acp/session-title.js";
+import { SessionUsage } from "../../src/protocols/acp/session-usage.js";
+import type { AcpCommands } from "../../src/protocols/acp/slash-commands.js";
 import { StoredSession } from "../../src/protocols/acp/stored-session.js";
 import { ToolCallIds } from "../../src/protocols/acp/tool-calls.js";
 import { Transcript } from "../../src/protocols/acp/transcript.js";
 import type { TurnParts, TurnSettings } from "../../src/protocols/acp/turn.js";
 import { UpdateSink } from "../../src/protocols/acp/update-sink.js";
+import type { AcpUsageOptions } from "../../src/protocols/acp/usage.js";
 import type { ProtocolGraph } from "../../src/protocols/shared.js";
 import type { Logger } from "../../src/types/logger.js";
 
@@ -51,6 +57,10 @@ export interface TestPartsOptions {
   notices?: string[] | undefined;
   /** The config options and modes the session offers; none by default. */
   configOptions?: ConfigOptions | undefined;
+  /** The slash commands, usage options and title() of the session; none by default. */
+  commands?: AcpCommands | undefined;
+  usage?: AcpUsageOptions | undefined;
+  title?: AcpTitle | undefined;
 }
 
 export function newRecord(sessionId = "sess_1"): AcpSessionRecord {
@@ -70,11 +80,17 @@ export function testParts(graph: ProtocolGraph, options: TestPartsOptions = {}):
   const notices = options.notices ? [...options.notices] : [];
   const session = new StoredSession(store, record, logger);
   const sink = new UpdateSink(record.info.id, async (notification) => void updates.push(notification.update), logger);
+  const held = new HeldUpdates(sink);
+  const config = new SessionConfig(options.configOptions ?? new ConfigOptions(), session, sink, () => true);
   const parts: TurnParts = {
     graph,
     session,
     updates: sink,
-    config: new SessionConfig(options.configOptions ?? new ConfigOptions(), session, sink, () => true),
+    held,
+    config,
+    commands: new SessionCommands(options.commands, session, config, held, logger),
+    usage: new SessionUsage(options.usage, session, config, held, logger),
+    title: new SessionTitle(session, held, options.title, logger, new AbortController().signal),
     transcript: new Transcript(),
     view: { cwd: record.info.cwd, ids: new ToolCallIds(), kind: () => "other", contentLimit: 1000 },
     askPermission: async (toolCall, toolName, _signal, offer = {}) => {

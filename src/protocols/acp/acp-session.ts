@@ -1,14 +1,19 @@
-// One open session: runs its prompts' turns one at a time, carries on a turn its agent was in the
-// middle of, and replays its conversation. The work is in its parts: the order of turns
+// One open session: runs its prompts' turns one at a time (or the slash command a prompt names),
+// carries on a turn its agent was in the middle of, replays its conversation, and tells the editor
+// about itself once the editor knows it. The work is in its parts: the order of turns
 // (turn-queue.ts), the record and its writes (stored-session.ts), the updates it sends
-// (update-sink.ts), and the turn itself (turn.ts, carry-on.ts); session-parts.ts makes them.
+// (update-sink.ts, held-updates.ts), its commands, usage and title (session-commands.ts,
+// session-usage.ts, session-title.ts), and the turn itself (turn.ts, carry-on.ts);
+// session-parts.ts makes them.
 
 import { carryOnTurn } from "./carry-on.js";
+import { createMessageId } from "../../graph/messages.js";
 import type { AcpContentBlock } from "./content.js";
+import type { SessionCommands } from "./session-commands.js";
 import type { SessionConfig } from "./session-config.js";
 import type { AcpSessionInfo } from "./session-store.js";
 import { startTurn, type TurnParts } from "./turn.js";
-import { failed, type TurnEnd } from "./turn-end.js";
+import { ended as endedWith, failed, type TurnEnd } from "./turn-end.js";
 import { TurnQueue } from "./turn-queue.js";
 import { eachReplayUpdate } from "./updates.js";
 
@@ -35,6 +40,32 @@ export class LiveSession {
     return this.parts.config;
   }
 
+  /** The session's slash commands (see session-commands.ts). */
+  get commands(): SessionCommands {
+    return this.parts.commands;
+  }
+
+  /**
+   * Holds back updates about the session itself (its config, commands, usage and title) until
+   * `written` settles: the answer that opened the session, which the editor must see first.
+   */
+  holdUpdatesUntil(written: Promise<void>): void {
+    this.parts.config.holdUpdatesUntil(written);
+    this.parts.held.holdUntil(written);
+  }
+
+  /**
+   * Tells the editor about the session once it knows it: its commands, its usage, and (for a
+   * session it did not just create) its title and update time.
+   */
+  announce(options: { title: boolean }): void {
+    this.parts.commands.announce();
+    this.parts.usage.announce();
+    if (options.title) {
+      this.parts.title.announce();
+    }
+  }
+
   /** True while a turn runs or a prompt waits for one. */
   get busy(): boolean {
     return this.queue.busy;
@@ -52,12 +83,29 @@ export class LiveSession {
     try {
       end = await this.queue.run(requestSignal, async (signal) => {
         this.parts.logger.info("Turn started", { sessionId: this.id, blocks: blocks.length });
+        let prompt: { blocks: AcpContentBlock[]; input?: unknown } = { blocks };
+        const matched = this.parts.commands.match(blocks);
+        if (matched) {
+          this.parts.logger.info("Command run", { sessionId: this.id, command: matched.command.name });
+          const outcome = await this.parts.commands.run(matched, blocks, signal);
+          if (signal.aborted) {
+            return endedWith("cancelled");
+          }
+          if ("error" in outcome) {
+            return failed(outcome.error);
+          }
+          if ("reply" in outcome) {
+            await this.reply(outcome.reply);
+            return endedWith("end_turn");
+          }
+          prompt = outcome;
+        }
         const claim = await this.parts.session.claim();
         if (!claim.claimed) {
           return failed(claim.error);
         }
         try {
-          return await startTurn(this.parts, blocks, signal);
+          return await startTurn(this.parts, prompt.blocks, signal, prompt.input);
         } finally {
           await claim.release();
         }
@@ -67,6 +115,9 @@ export class LiveSession {
       throw error;
     }
     const result: TurnEnd = end === "withdrawn" ? { status: "ended", stopReason: "cancelled" } : end;
+    // The session was written (the turn's update time), or a title came with it.
+    this.parts.title.touched();
+    await this.parts.held.flush();
     if (result.status === "failed") {
       this.parts.logger.info("Turn ended with an error", ended({ error: result.error.message }));
     } else {
@@ -112,6 +163,12 @@ export class LiveSession {
   /** Writes the session's record; see StoredSession.persist. */
   persist(): Promise<void> {
     return this.parts.session.persist();
+  }
+
+  /** A command's reply: the turn's answer, as the agent's message; resolves when it is written. */
+  private async reply(text: string): Promise<void> {
+    void this.parts.updates.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text }, messageId: createMessageId("command") });
+    await this.parts.updates.flush();
   }
 
   /** Shows the person a message outside any turn's reply; resolves when it is written. */

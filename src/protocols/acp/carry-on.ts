@@ -87,13 +87,14 @@ async function restart(parts: TurnParts, turn: Turn): Promise<{ run: ProtocolRun
 
 /**
  * True when carrying a turn on found no checkpoint of it: the thread has nothing to continue, or
- * (with the default input) its state does not hold the turn's prompt, so the run never began.
+ * (with the default input, not a command's) its state does not hold the turn's prompt, so the run
+ * never began.
  */
 function neverCheckpointed(parts: TurnParts, turn: Turn, outcome: ProtocolResult): boolean {
   if (outcome.status === "failed") {
     return WeftError.isInstance(outcome.error) && outcome.error.code === "nothing_to_continue";
   }
-  if (outcome.status !== "completed" || parts.settings.input) {
+  if (outcome.status !== "completed" || parts.settings.input || turn.record.input !== undefined) {
     return false;
   }
   return Array.isArray((outcome.output as { messages?: unknown } | undefined)?.messages) && turnMessagesOf(outcome.output, turn.record.user.id) === undefined;

@@ -21,6 +21,11 @@ export type {
 } from "./config-options.js";
 export type { AcpMode, AcpModes } from "./modes.js";
 
+// What the editor shows about a session: slash commands, usage and cost, and its title.
+export { CommandFailedError, type AcpCommand, type AcpCommandCall, type AcpCommandContext, type AcpCommandResult, type AcpCommands } from "./slash-commands.js";
+export type { AcpPrices, AcpUsageOptions } from "./usage.js";
+export type { AcpTitle, AcpTitleRequest } from "./session-title.js";
+
 // What a protocol server serves: the graph seam (createAgent() and StateGraph graphs implement it).
 export type { ProtocolEvent, ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRun, ProtocolRunOptions, ProtocolThread } from "../shared.js";
 
@@ -33,6 +38,7 @@ export {
   type AcpSessionStore,
   type AcpSessionSummary,
   type AcpTurnRecord,
+  type AcpUsageRecord,
 } from "./session-store.js";
 export { storeAcpSessions, type SharedAcpSessionStore } from "./store-sessions.js";
 
@@ -42,7 +48,8 @@ export { acpEditor, type AcpEditor, type AcpEditorOptions } from "./editor/acp-e
 export type { EditorLimits } from "./editor/editor-access.js";
 
 // Errors: why a connection ended (AcpServer.closed), the conflict a shared session store reports,
-// and a config value a session does not offer (AcpServer.setConfig).
+// a config value a session does not offer (AcpServer.setConfig), and a slash command that failed
+// (exported above, with the commands).
 export { AcpConnectionError, type AcpConnectionErrorCode } from "./connection-error.js";
 export { SessionConflictError } from "./session-errors.js";
 export { InvalidConfigValueError } from "./request-errors.js";

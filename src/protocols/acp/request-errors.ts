@@ -1,5 +1,5 @@
-// The local errors for requests the agent will not serve as they were sent: a directory that is not
-// absolute, a cursor it never gave, a prompt over the size limit, a load of a session whose turn is
+// The local errors for requests the agent will not serve as they were sent: a directory (the cwd or
+// another of the session's) that is not absolute, a cursor it never gave, a prompt over the size limit, a load of a session whose turn is
 // still running, a config value the session does not offer. wire-errors.ts answers them as invalid
 // params or an invalid request.
 
@@ -18,6 +18,22 @@ export class InvalidCwdError extends WeftError {
   constructor(readonly cwd: string) {
     super("invalid_cwd", `cwd must be an absolute path, not ${JSON.stringify(cwd)}.`);
     this.name = "InvalidCwdError";
+  }
+}
+
+const invalidDirectoryErrorMarker = Symbol.for("weft.error.InvalidDirectoryError");
+
+/** One of a session's `additionalDirectories` that is not an absolute path. */
+export class InvalidDirectoryError extends WeftError {
+  readonly [invalidDirectoryErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is InvalidDirectoryError {
+    return hasMarker(error, invalidDirectoryErrorMarker);
+  }
+
+  constructor(readonly directory: string) {
+    super("invalid_directory", `additionalDirectories must be absolute paths, not ${JSON.stringify(directory)}.`);
+    this.name = "InvalidDirectoryError";
   }
 }
 

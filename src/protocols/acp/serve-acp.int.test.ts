@@ -53,7 +53,7 @@ describe("initialize", () => {
       expect(response.protocolVersion).toBe(1);
       expect(response.agentCapabilities?.loadSession).toBe(true);
       expect(response.agentCapabilities?.promptCapabilities).toEqual({ image: true, audio: true, embeddedContext: true });
-      expect(response.agentCapabilities?.sessionCapabilities).toEqual({ list: {}, delete: {}, resume: {}, close: {} });
+      expect(response.agentCapabilities?.sessionCapabilities).toEqual({ list: {}, delete: {}, resume: {}, close: {}, additionalDirectories: {} });
       expect(response.agentInfo).toEqual({ name: "fixture-agent", version: "1.0.0" });
       expect(response.authMethods).toEqual([]);
     }
@@ -148,13 +148,19 @@ describe("prompt turns", () => {
     const { agent } = await start([], "graph-agent.ts");
     const sessionId = await agent.newSession(notes);
     expect((await agent.prompt(sessionId, "hello")).stopReason).toBe("end_turn");
-    const live = agent.updatesOf(sessionId);
+    // The session's title comes first, once the prompt is kept; then the turn.
+    const [titled, ...live] = agent.updatesOf(sessionId);
+    expect(titled).toEqual({ sessionUpdate: "session_info_update", title: "hello", updatedAt: expect.any(String) });
     expect(live[0]).toEqual({ sessionUpdate: "plan", entries: [{ content: "Think", priority: "high", status: "completed" }, { content: "Answer", priority: "medium", status: "in_progress" }] });
     expect(live.filter((update) => update.sessionUpdate === "tool_call")).toEqual([expect.objectContaining({ toolCallId: "look", kind: "search", status: "in_progress", locations: [{ path: join(notes, "README.md") }] })]);
     expect(agent.textOf(sessionId)).toBe("Hello from a graph.");
     const before = agent.updates.length;
     await agent.agent.request(acp.methods.agent.session.load, { sessionId, cwd: notes, mcpServers: [] });
-    const replayed = agent.updates.slice(before).map((notification) => notification.update);
+    // The replay, without what the agent says about the session itself after the answer.
+    const replayed = agent.updates
+      .slice(before)
+      .map((notification) => notification.update)
+      .filter((update) => !["session_info_update", "usage_update", "available_commands_update"].includes(update.sessionUpdate));
     // The same order the turn streamed in: the tool ran, then the text came.
     expect(replayed.map((update) => update.sessionUpdate)).toEqual(["user_message_chunk", "tool_call", "agent_message_chunk"]);
     expect(replayed[1]).toMatchObject({ toolCallId: "look", status: "completed", rawOutput: "nothing much" });
@@ -305,7 +311,11 @@ describe("session/load", () => {
     await agent.prompt(sessionId, "1+2?");
     const before = agent.updates.length;
     await agent.agent.request(acp.methods.agent.session.load, { sessionId, cwd: notes, mcpServers: [] });
-    const replayed = agent.updates.slice(before).map((notification) => notification.update);
+    // The replay, without what the agent says about the session itself after the answer.
+    const replayed = agent.updates
+      .slice(before)
+      .map((notification) => notification.update)
+      .filter((update) => !["session_info_update", "usage_update", "available_commands_update"].includes(update.sessionUpdate));
     expect(replayed).toEqual([
       expect.objectContaining({ sessionUpdate: "user_message_chunk", content: { type: "text", text: "1+2?" } }),
       expect.objectContaining({ sessionUpdate: "tool_call", toolCallId: "call_1", status: "completed", rawInput: { a: 1, b: 2 }, rawOutput: 3 }),

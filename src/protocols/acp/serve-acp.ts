@@ -2,7 +2,6 @@
 // methods to sessions; the sessions themselves (turns, permissions, replay) are in acp-session.ts.
 
 import { randomUUID } from "node:crypto";
-import { isAbsolute, win32 } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
 
@@ -17,12 +16,16 @@ import { AcpConnectionError } from "./connection-error.js";
 import type { AcpClientCapabilities, AcpConnection, AcpEditorBridge } from "./editor-bridge.js";
 import type { LineLimits } from "./line-limits.js";
 import type { AcpModes } from "./modes.js";
-import { InvalidCursorError, InvalidCwdError, TurnInProgressError } from "./request-errors.js";
+import { InvalidCursorError, TurnInProgressError } from "./request-errors.js";
+import { additionalDirectories, checkCwd } from "./session-directories.js";
 import { fromStore, SessionNotFoundError } from "./session-errors.js";
 import { type SessionServices, sessionParts } from "./session-parts.js";
 import { type AcpSessionInfo, type AcpSessionRecord, type AcpSessionStore, type AcpSessionSummary, MemoryAcpSessionStore } from "./session-store.js";
+import type { AcpTitle } from "./session-title.js";
+import { type AcpCommand, type AcpCommands, checkCommands } from "./slash-commands.js";
 import { toSdkStream, type AcpStreams } from "./streams.js";
 import { type AcpToolKind, DEFAULT_CONTENT_LIMIT, guessToolKind } from "./tool-calls.js";
+import { type AcpUsageOptions, checkUsageOptions } from "./usage.js";
 import { answering } from "./wire-errors.js";
 
 /** The protocol version this module speaks. */
@@ -72,6 +75,33 @@ export interface AcpOptions {
    * the other, and kept the same: the run sees the mode as `config.mode`.
    */
   modes?: AcpModes | undefined;
+  /**
+   * Slash commands the person can type in the editor (`/review src`): each has a name, a
+   * description, an optional hint for its input, and a `run` that answers by itself (a reply, as
+   * the agent's message, with no model call), or gives the prompt to run instead, or the graph's
+   * input for the turn. A list, or a function of the session and its config (asked again when the
+   * config changes, so a mode can have commands of its own). The editor is sent the list once it
+   * knows a session, and again when it changes; a prompt starting with `/name` of one of them runs
+   * it, and any other prompt (an unknown `/word` too) goes to the graph as always. See also
+   * AcpServer.setCommands.
+   */
+  commands?: AcpCommands | undefined;
+  /**
+   * How full the context window is and what the session cost, for the editor's usage display:
+   * the window of the model in use (per config, such as the model picked) and, optionally, its
+   * prices per million tokens. After each model call the editor is sent `usage_update` with the
+   * tokens now in the context (that call's input and output, never more than the window) and the
+   * session's cost so far, which its record keeps across restarts; after new, load and resume too.
+   * Without it (or for a model whose window it does not know) no usage is sent.
+   */
+  usage?: AcpUsageOptions | undefined;
+  /**
+   * A new session's title, made from its first prompt (it may ask a model). By default the title
+   * is the start of that prompt. Either way the title is kept in the session's record, listed by
+   * `session/list` and sent as `session_info_update`; until title() answers, and when it fails
+   * (which is logged), the default stands.
+   */
+  title?: AcpTitle | undefined;
   /** Where to report what happens. Nothing is logged by default; never log to stdout. */
   logger?: Logger | undefined;
   /** The largest prompt accepted, in bytes of JSON. Default 16 MiB; larger ones get -32602. */
@@ -119,6 +149,13 @@ export interface AcpServer {
    * on sees them from its next step. Resolves once the record is written.
    */
   setConfig(sessionId: string, values: Readonly<AcpConfigValues>): Promise<void>;
+  /**
+   * Gives a session open on this connection its own slash commands instead of AcpOptions.commands
+   * (undefined goes back to those), and sends the editor the new list. The commands are checked
+   * first (a WeftError, code `invalid_option`, says what is wrong; a SessionNotFoundError that the
+   * session is not open here). They last as long as the session is open here.
+   */
+  setCommands(sessionId: string, commands: readonly AcpCommand[] | undefined): void;
 }
 
 const LIST_PAGE = 50;
@@ -132,6 +169,12 @@ const LIST_PAGE = 50;
  */
 export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: AcpOptions = {}): AcpServer {
   const configOptions = new ConfigOptions(options.configOptions, options.modes);
+  if (Array.isArray(options.commands)) {
+    checkCommands(options.commands);
+  }
+  if (options.usage) {
+    checkUsageOptions(options.usage);
+  }
   const store = options.sessions ?? new MemoryAcpSessionStore();
   const logger = options.logger ?? silentLogger;
   const sessions = new Map<string, LiveSession>();
@@ -151,24 +194,26 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
   const unexpected = (error: unknown) => logger.error("A request failed", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   const handle = <C, R>(handler: (context: C) => R | Promise<R>) => answering(handler, unexpected);
   // Handlers run only once messages arrive, after `services` below is set up.
-  // `answered`, for a new session: its updates wait until the session/new answer is written.
-  const open = async (record: AcpSessionRecord, answered?: Promise<void>): Promise<LiveSession> => {
+  // `answered`: updates about the session wait until the answer that opens it is written.
+  const open = async (record: AcpSessionRecord, answered: Promise<void>): Promise<LiveSession> => {
     const session = new LiveSession(sessionParts(services, record));
-    if (answered) {
-      session.config.holdUpdatesUntil(answered);
-    }
+    session.holdUpdatesUntil(answered);
     sessions.set(record.info.id, session);
     await options.editor?.openSession?.(record.info);
     return session;
   };
-  const loadRecord = async (sessionId: string, cwd: string, mcpServers: unknown[]): Promise<AcpSessionRecord> => {
+  /** A stored session as a load or resume opens it; `moved` when its other directories are not the ones it had. */
+  const loadRecord = async (params: acp.LoadSessionRequest | acp.ResumeSessionRequest): Promise<{ record: AcpSessionRecord; moved: boolean }> => {
+    const { sessionId, cwd } = params;
     checkCwd(cwd);
+    const directories = additionalDirectories(cwd, params.additionalDirectories);
     if (sessions.get(sessionId)?.busy) {
       throw new TurnInProgressError(sessionId);
     }
     const record = await readRecord(store, sessionId);
-    record.info = { id: sessionId, cwd, mcpServers };
-    return record;
+    const moved = JSON.stringify(record.info.additionalDirectories ?? []) !== JSON.stringify(directories ?? []);
+    record.info = sessionInfo(sessionId, cwd, params.mcpServers ?? [], directories);
+    return { record, moved };
   };
 
   app
@@ -180,7 +225,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
         // After the answer is written: the SDK sends it when this handler returns.
         setImmediate(options.onInitialized);
       }
-      const sessionCapabilities: Record<string, object> = { resume: {}, close: {} };
+      const sessionCapabilities: acp.SessionCapabilities = { resume: {}, close: {}, additionalDirectories: {} };
       if (store.list) {
         sessionCapabilities.list = {};
       }
@@ -202,7 +247,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
     .onRequest(acp.methods.agent.session.new, handle(async ({ params }) => {
       checkCwd(params.cwd);
       const record: AcpSessionRecord = {
-        info: { id: `sess_${randomUUID().replaceAll("-", "")}`, cwd: params.cwd, mcpServers: params.mcpServers ?? [] },
+        info: sessionInfo(`sess_${randomUUID().replaceAll("-", "")}`, params.cwd, params.mcpServers ?? [], additionalDirectories(params.cwd, params.additionalDirectories)),
         history: [],
         always: [],
         updatedAt: new Date().toISOString(),
@@ -211,32 +256,54 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
         record.config = configOptions.defaults();
       }
       const answer = answerWritten();
-      const session = await open(record, answer.written);
       try {
-        await fromStore(() => session.persist());
-      } catch (error) {
-        sessions.delete(record.info.id);
-        throw error;
+        const session = await open(record, answer.written);
+        try {
+          await fromStore(() => session.persist());
+        } catch (error) {
+          sessions.delete(record.info.id);
+          throw error;
+        }
+        logger.info("Session started", { method: "session/new", sessionId: record.info.id, cwd: params.cwd });
+        session.announce({ title: false });
+        return { sessionId: record.info.id, ...session.config.announce() };
+      } finally {
+        answer.returning();
       }
-      logger.info("Session started", { method: "session/new", sessionId: record.info.id, cwd: params.cwd });
-      answer.returning();
-      return { sessionId: record.info.id, ...session.config.announce() };
     }))
     .onRequest(acp.methods.agent.session.load, handle(async ({ params }) => {
-      const record = await loadRecord(params.sessionId, params.cwd, params.mcpServers ?? []);
-      const session = await open(record);
-      logger.info("Session started", { method: "session/load", sessionId: params.sessionId, cwd: params.cwd, messages: record.history.length, carriesOn: Boolean(record.turn) });
-      await session.replay();
-      // A turn the agent was in the middle of when it stopped goes on now; the load answers when
-      // it ends (or waits for the person), so the editor sees the whole turn before the answer.
-      await session.carryOn();
-      return session.config.announce();
+      const { record, moved } = await loadRecord(params);
+      const answer = answerWritten();
+      try {
+        const session = await open(record, answer.written);
+        if (moved) {
+          await fromStore(() => session.persist());
+        }
+        logger.info("Session started", { method: "session/load", sessionId: params.sessionId, cwd: params.cwd, messages: record.history.length, carriesOn: Boolean(record.turn) });
+        await session.replay();
+        // A turn the agent was in the middle of when it stopped goes on now; the load answers when
+        // it ends (or waits for the person), so the editor sees the whole turn before the answer.
+        await session.carryOn();
+        session.announce({ title: true });
+        return session.config.announce();
+      } finally {
+        answer.returning();
+      }
     }))
     .onRequest(acp.methods.agent.session.resume, handle(async ({ params }) => {
-      const record = await loadRecord(params.sessionId, params.cwd, params.mcpServers ?? []);
-      const session = await open(record);
-      logger.info("Session started", { method: "session/resume", sessionId: params.sessionId, cwd: params.cwd, messages: record.history.length });
-      return session.config.announce();
+      const { record, moved } = await loadRecord(params);
+      const answer = answerWritten();
+      try {
+        const session = await open(record, answer.written);
+        if (moved) {
+          await fromStore(() => session.persist());
+        }
+        logger.info("Session started", { method: "session/resume", sessionId: params.sessionId, cwd: params.cwd, messages: record.history.length });
+        session.announce({ title: true });
+        return session.config.announce();
+      } finally {
+        answer.returning();
+      }
     }))
     .onRequest(acp.methods.agent.session.close, handle(async ({ params }) => {
       const session = live(params.sessionId);
@@ -322,6 +389,10 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
     contentLimit: options.contentLimit ?? DEFAULT_CONTENT_LIMIT,
     configOptions,
     booleanOptions: () => booleanOptions,
+    commands: options.commands,
+    usage: options.usage,
+    title: options.title,
+    closing: connection.signal,
     settings: {
       principal: options.principal,
       input: options.input,
@@ -366,6 +437,9 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
     setConfig: async (sessionId, values) => {
       await live(sessionId).config.change(values);
     },
+    setCommands: (sessionId, commands) => {
+      live(sessionId).commands.set(commands);
+    },
   };
 }
 
@@ -381,10 +455,13 @@ async function readRecord(store: AcpSessionStore, sessionId: string): Promise<Ac
   return record;
 }
 
-function checkCwd(cwd: string): void {
-  if (!isAbsolute(cwd) && !win32.isAbsolute(cwd)) {
-    throw new InvalidCwdError(cwd);
+/** A session's info: no key for other directories when there are none. */
+function sessionInfo(id: string, cwd: string, mcpServers: unknown[], directories: string[] | undefined): AcpSessionInfo {
+  const info: AcpSessionInfo = { id, cwd, mcpServers };
+  if (directories) {
+    info.additionalDirectories = directories;
   }
+  return info;
 }
 
 function readCursor(cursor: string | null | undefined): number {
@@ -440,9 +517,12 @@ function implementation(info: NonNullable<AcpOptions["agentInfo"]>): acp.Impleme
   return result;
 }
 
-/** A session as `session/list` sends it: no title key when there is none. */
+/** A session as `session/list` sends it: no title or other directories key when there are none. */
 function listEntry(summary: AcpSessionSummary): acp.SessionInfo {
   const entry: acp.SessionInfo = { sessionId: summary.sessionId, cwd: summary.cwd, updatedAt: summary.updatedAt };
+  if (summary.additionalDirectories?.length) {
+    entry.additionalDirectories = summary.additionalDirectories;
+  }
   if (summary.title !== undefined) {
     entry.title = summary.title;
   }

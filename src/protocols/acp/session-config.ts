@@ -20,6 +20,8 @@ export type ConfigAnnouncement = Pick<LoadSessionResponse, "configOptions" | "mo
 export class SessionConfig {
   /** Updates wait on this: the session/new answer being written, for a new session. */
   private ready: Promise<void> = Promise.resolve();
+  /** Told after each change that was written, whoever made it. */
+  private readonly listeners: Array<() => void> = [];
 
   constructor(
     private readonly options: ConfigOptions,
@@ -55,6 +57,15 @@ export class SessionConfig {
   }
 
   /**
+   * Calls `listener` after each change of the values that was written (by the editor or the
+   * agent), once its own updates are queued: what depends on the config (the commands, the
+   * context window) follows it.
+   */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /**
    * Holds back the updates of changes until `written` settles: Zed drops updates of a session it
    * does not know yet, and it knows a new session only once the session/new answer has arrived.
    */
@@ -69,6 +80,7 @@ export class SessionConfig {
     if (changed.includes(MODE_OPTION_ID)) {
       this.send({ sessionUpdate: "current_mode_update", currentModeId: String(value) });
     }
+    this.changed(changed);
     return this.list();
   }
 
@@ -79,6 +91,7 @@ export class SessionConfig {
     if (changed.length > 0) {
       this.send({ sessionUpdate: "config_option_update", configOptions: this.list() });
     }
+    this.changed(changed);
   }
 
   /**
@@ -97,6 +110,15 @@ export class SessionConfig {
     }
     if (changed.includes(MODE_OPTION_ID)) {
       this.send({ sessionUpdate: "current_mode_update", currentModeId: String(this.values()[MODE_OPTION_ID]) });
+    }
+    this.changed(changed);
+  }
+
+  private changed(ids: readonly string[]): void {
+    if (ids.length > 0) {
+      for (const listener of this.listeners) {
+        listener();
+      }
     }
   }
 

@@ -1,6 +1,6 @@
-// The parts of an open session (its record and writes, its updates, its config values, how its
-// tool calls look, how it asks for permission and fills in forms), made from what every session of
-// one connection shares.
+// The parts of an open session (its record and writes, its updates, its config values, commands,
+// usage and title, how its tool calls look, how it asks for permission and fills in forms), made
+// from what every session of one connection shares.
 
 import { type AgentContext, methods } from "@agentclientprotocol/sdk";
 
@@ -9,15 +9,21 @@ import type { ProtocolGraph } from "../shared.js";
 import type { ConfigOptions } from "./config-options.js";
 import type { AcpClientCapabilities, AcpEditorBridge } from "./editor-bridge.js";
 import { requestForm } from "./elicitation.js";
+import { HeldUpdates } from "./held-updates.js";
 import { requestPermission } from "./permissions.js";
+import { SessionCommands } from "./session-commands.js";
 import { SessionConfig } from "./session-config.js";
 import type { AcpSessionRecord, AcpSessionStore } from "./session-store.js";
+import { type AcpTitle, SessionTitle } from "./session-title.js";
+import { SessionUsage } from "./session-usage.js";
+import type { AcpCommands } from "./slash-commands.js";
 import { StoredSession } from "./stored-session.js";
 import type { LineSink } from "./streams.js";
 import { type AcpToolKind, ToolCallIds } from "./tool-calls.js";
 import { Transcript } from "./transcript.js";
 import type { TurnParts, TurnSettings } from "./turn.js";
 import { UpdateSink } from "./update-sink.js";
+import type { AcpUsageOptions } from "./usage.js";
 
 /** What every session of one connection shares. */
 export interface SessionServices {
@@ -38,6 +44,14 @@ export interface SessionServices {
   configOptions: ConfigOptions;
   /** Whether the editor shows boolean config options (it said so in `initialize`). */
   booleanOptions: () => boolean;
+  /** The slash commands sessions offer, if any. */
+  commands: AcpCommands | undefined;
+  /** How usage is counted and shown, if it is. */
+  usage: AcpUsageOptions | undefined;
+  /** The integrator's title(), if any. */
+  title: AcpTitle | undefined;
+  /** Aborts when the connection closes (for work a session starts outside its turns). */
+  closing: AbortSignal;
   settings: TurnSettings;
 }
 
@@ -47,11 +61,23 @@ export function sessionParts(services: SessionServices, record: AcpSessionRecord
   const sessionId = record.info.id;
   const session = new StoredSession(services.store, record, logger);
   const updates = new UpdateSink(sessionId, (notification) => client.notify(methods.client.session.update, notification), logger, services.lines);
+  const held = new HeldUpdates(updates);
+  const config = new SessionConfig(services.configOptions, session, updates, services.booleanOptions);
+  const commands = new SessionCommands(services.commands, session, config, held, logger);
+  const usage = new SessionUsage(services.usage, session, config, held, logger);
+  config.onChange(() => {
+    commands.refresh();
+    usage.configChanged();
+  });
   return {
     graph: services.graph,
     session,
     updates,
-    config: new SessionConfig(services.configOptions, session, updates, services.booleanOptions),
+    held,
+    config,
+    commands,
+    usage,
+    title: new SessionTitle(session, held, services.title, logger, services.closing),
     transcript: new Transcript(),
     view: { cwd: record.info.cwd, ids: new ToolCallIds(), kind: services.kind, contentLimit: services.contentLimit },
     askPermission: (toolCall, toolName, signal, offer) => requestPermission(client, sessionId, toolCall, toolName, signal, offer),

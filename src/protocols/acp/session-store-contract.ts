@@ -81,7 +81,12 @@ export function fullSessionRecord(sessionId: string): AcpSessionRecord {
     ],
   };
   return {
-    info: { id: sessionId, cwd: "/work/project", mcpServers: [{ name: "docs", command: "docs-server", args: ["--stdio"], env: [{ name: "TOKEN", value: "t" }] }] },
+    info: {
+      id: sessionId,
+      cwd: "/work/project",
+      mcpServers: [{ name: "docs", command: "docs-server", args: ["--stdio"], env: [{ name: "TOKEN", value: "t" }] }],
+      additionalDirectories: ["/work/shared-lib", "/work/docs site"],
+    },
     history: [
       { id: "s1", role: "system", parts: [{ type: "text", text: "You are careful." }] },
       user("u1", "Read the notes"),
@@ -126,6 +131,8 @@ export function fullSessionRecord(sessionId: string): AcpSessionRecord {
       ["delete_file", false],
     ],
     config: { mode: "code", model: "smart", concise: true },
+    title: "Fixing the failing test ☃",
+    usage: { used: 48_213, cost: { amount: 0.0123456789, currency: "USD" } },
     turn: {
       kind: "resume",
       user: prompt,
@@ -134,6 +141,7 @@ export function fullSessionRecord(sessionId: string): AcpSessionRecord {
         { type: "resource", resource: { uri: "file:///work/project/notes.md", text: "# Notes", mimeType: "text/markdown" } },
       ],
       answers: { int_1: { approved: false }, int_2: "main" },
+      input: { messages: [], task: "review", depth: 2 },
       startedAt: "2025-03-01T10:00:06.000Z",
     },
     updatedAt: "2025-03-01T10:00:07.000Z",
@@ -217,7 +225,7 @@ export function describeAcpSessionStoreContract(options: AcpSessionStoreContract
         expect(await store.get("sess_never")).toBeUndefined();
       });
 
-      it("returns every field of what was put: the conversation with every kind of part, questions, answers, always answers, config values and the turn", async () => {
+      it("returns every field of what was put: the conversation with every kind of part, questions, answers, always answers, config values, title, usage, other directories and the turn", async () => {
         const underTest = await open();
         const written = fullSessionRecord("sess_full");
         await underTest.store.put(structuredClone(written));
@@ -279,6 +287,10 @@ export function describeAcpSessionStoreContract(options: AcpSessionStoreContract
         if (written.config) {
           written.config.model = "changed after the write";
         }
+        written.info.additionalDirectories?.push("/later");
+        if (written.usage?.cost) {
+          written.usage.cost.amount = 99;
+        }
         const read = await store.get("sess_1");
         expect(read).toEqual(fullSessionRecord("sess_1"));
         read?.history.pop();
@@ -293,6 +305,10 @@ export function describeAcpSessionStoreContract(options: AcpSessionStoreContract
         }
         if (read?.config) {
           read.config.mode = "changed";
+        }
+        read?.info.additionalDirectories?.pop();
+        if (read?.usage) {
+          read.usage.used = 0;
         }
         if (read) {
           read.info.cwd = "/changed";
@@ -338,6 +354,17 @@ export function describeAcpSessionStoreContract(options: AcpSessionStoreContract
         expect(titled?.title).toMatch(/^Explain this word word .*…$/);
         expect(untitled).toEqual({ sessionId: "sess_empty", cwd: "/work/project", updatedAt: at(1) });
         expect(untitled && "title" in untitled).toBe(false);
+      });
+
+      feature(["list"], "lists a session by the title its record holds, over the start of its first prompt, and with its other directories", async () => {
+        const { store } = await open();
+        await store.put(sessionRecord("sess_1", [user("u1", "the first prompt")], { updatedAt: at(2), title: "A title of its own" }));
+        await store.put(sessionRecord("sess_2", [], { updatedAt: at(1), info: { id: "sess_2", cwd: "/work/project", mcpServers: [], additionalDirectories: ["/work/lib", "/work/docs"] } }));
+        expect(await method(store, "list")({ offset: 0, limit: 10 })).toEqual<AcpSessionSummary[]>([
+          { sessionId: "sess_1", cwd: "/work/project", title: "A title of its own", updatedAt: at(2) },
+          { sessionId: "sess_2", cwd: "/work/project", additionalDirectories: ["/work/lib", "/work/docs"], updatedAt: at(1) },
+        ]);
+        expect((await method(store, "list")({ offset: 0, limit: 10 })).map((summary) => "additionalDirectories" in summary)).toEqual([false, true]);
       });
 
       feature(["list"], "lists only the sessions of a directory when asked", async () => {

@@ -1,6 +1,7 @@
 // Where an ACP agent keeps its sessions: the conversation, the questions a turn left open, the
-// "always" answers a person gave, the session's config values, and the turn in progress. MemoryAcpSessionStore keeps them in
-// this process; storeAcpSessions() keeps them in any long-term Store.
+// "always" answers a person gave, the session's config values, title and usage, and the turn in
+// progress. MemoryAcpSessionStore keeps them in this process; storeAcpSessions() keeps them in any
+// long-term Store.
 
 import type { Message } from "../../types/messages.js";
 import type { ProtocolInterrupt } from "../shared.js";
@@ -15,6 +16,11 @@ export interface AcpSessionInfo {
   cwd: string;
   /** The MCP servers the editor offered. */
   mcpServers: unknown[];
+  /**
+   * More directories the editor opened the session with (ACP's `additionalDirectories`), each an
+   * absolute path: the editor bridge's tools work in them as in `cwd`. Absent when there are none.
+   */
+  additionalDirectories?: string[] | undefined;
 }
 
 /** A session as a store keeps it. */
@@ -37,6 +43,14 @@ export interface AcpSessionRecord {
    * written before a session had any have none: such a session takes each option's default.
    */
   config?: AcpConfigValues | undefined;
+  /**
+   * The session's title, as `session/list` and `session_info_update` show it: set at its first
+   * prompt (see AcpOptions.title). Records written before sessions had one have none: their list
+   * entry takes the start of the first prompt.
+   */
+  title?: string | undefined;
+  /** What the session's model calls used and cost so far (see AcpOptions.usage). */
+  usage?: AcpUsageRecord | undefined;
   /** The turn the agent is in the middle of, so a load after the agent stopped can carry it on. */
   turn?: AcpTurnRecord | undefined;
   /** ISO-8601 time it was last written. */
@@ -53,14 +67,26 @@ export interface AcpTurnRecord {
   blocks?: AcpContentBlock[] | undefined;
   /** The answers a resume gave, by interrupt id. */
   answers?: Record<string, unknown> | undefined;
+  /** The graph input a slash command gave instead of the prompt's, when the run must start over. */
+  input?: unknown;
   /** ISO-8601 time it began. */
   startedAt: string;
+}
+
+/** What a session's model calls used and cost, as its record keeps it. */
+export interface AcpUsageRecord {
+  /** The tokens in the context after the last model call: its input and its output. */
+  used: number;
+  /** What the calls cost so far, in the currency of the prices the integrator gave. */
+  cost?: { amount: number; currency: string } | undefined;
 }
 
 /** A session as `session/list` shows it. */
 export interface AcpSessionSummary {
   sessionId: string;
   cwd: string;
+  /** Its other directories, when it has any. */
+  additionalDirectories?: string[] | undefined;
   title?: string | undefined;
   updatedAt: string;
 }
@@ -120,21 +146,41 @@ export class MemoryAcpSessionStore implements AcpSessionStore {
   }
 }
 
-/** The list entry for a record: its title is the start of its first prompt. */
+/** The list entry for a record: its title, or for a record without one the start of its first prompt. */
 export function summarize(record: AcpSessionRecord): AcpSessionSummary {
   const summary: AcpSessionSummary = { sessionId: record.info.id, cwd: record.info.cwd, updatedAt: record.updatedAt };
-  const title = sessionTitle(record.history);
+  if (record.info.additionalDirectories?.length) {
+    summary.additionalDirectories = record.info.additionalDirectories.slice();
+  }
+  const title = record.title ?? sessionTitle(record.history);
   if (title) {
     summary.title = title;
   }
   return summary;
 }
 
+/** The longest title, in characters; a longer one is cut with an ellipsis. */
+export const TITLE_LENGTH = 80;
+
+/** The default title of a conversation: the start of the text of its first prompt that has some; undefined when none has. */
 export function sessionTitle(history: readonly Message[]): string | undefined {
-  const first = history.find((message) => message.role === "user");
-  const text = first?.parts.map((part) => (part.type === "text" ? part.text : "")).join(" ").replace(/\s+/g, " ").trim();
-  if (!text) {
+  for (const message of history) {
+    if (message.role === "user") {
+      const title = shortTitle(message.parts.map((part) => (part.type === "text" ? part.text : "")).join(" "));
+      if (title !== undefined) {
+        return title;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** `text` as a title: on one line, white space collapsed, at most TITLE_LENGTH characters; undefined when empty. */
+export function shortTitle(text: string): string | undefined {
+  const line = text.replace(/\s+/g, " ").trim();
+  if (!line) {
     return undefined;
   }
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+  const characters = [...line];
+  return characters.length > TITLE_LENGTH ? `${characters.slice(0, TITLE_LENGTH - 1).join("")}…` : line;
 }

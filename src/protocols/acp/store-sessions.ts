@@ -27,7 +27,8 @@ import {
   type AcpSessionStore,
   type AcpSessionSummary,
   type AcpTurnRecord,
-  sessionTitle,
+  type AcpUsageRecord,
+  summarize,
 } from "./session-store.js";
 import { SessionConflictError } from "./session-errors.js";
 
@@ -47,6 +48,8 @@ interface Meta {
   info: AcpSessionInfo;
   always: Array<[string, boolean]>;
   config?: AcpConfigValues | undefined;
+  title?: string | undefined;
+  usage?: AcpUsageRecord | undefined;
   pending?: ProtocolInterrupt[] | undefined;
   answered?: Record<string, unknown> | undefined;
   turn?: AcpTurnRecord | undefined;
@@ -218,6 +221,12 @@ class StoredSessions implements SharedAcpSessionStore {
     if (record.config) {
       meta.config = record.config;
     }
+    if (record.title !== undefined) {
+      meta.title = record.title;
+    }
+    if (record.usage) {
+      meta.usage = record.usage;
+    }
     if (record.pending?.length) {
       meta.pending = record.pending;
     }
@@ -245,12 +254,8 @@ class StoredSessions implements SharedAcpSessionStore {
     for (const key of unreached) {
       await this.store.delete(namespace, key);
     }
-    const summary: Record<string, JsonValue> = { cwd: record.info.cwd, updatedAt: record.updatedAt };
-    const title = sessionTitle(after);
-    if (title) {
-      summary.title = title;
-    }
-    await this.store.put(this.indexNamespace(), sessionId, summary);
+    const { sessionId: _id, ...summary } = summarize(record);
+    await this.store.put(this.indexNamespace(), sessionId, summary as unknown as JsonValue);
   }
 
   async list(options: { cwd?: string | undefined; offset: number; limit: number }): Promise<AcpSessionSummary[]> {
@@ -259,8 +264,11 @@ class StoredSessions implements SharedAcpSessionStore {
     for (let offset = 0; ; offset += PAGE) {
       const page = await this.store.search(this.indexNamespace(), filter ? { filter, limit: PAGE, offset } : { limit: PAGE, offset });
       for (const item of page) {
-        const value = item.value as { cwd: string; updatedAt: string; title?: string | undefined };
+        const value = item.value as Omit<AcpSessionSummary, "sessionId">;
         const summary: AcpSessionSummary = { sessionId: item.key, cwd: value.cwd, updatedAt: value.updatedAt };
+        if (value.additionalDirectories?.length) {
+          summary.additionalDirectories = value.additionalDirectories;
+        }
         if (value.title) {
           summary.title = value.title;
         }
@@ -342,6 +350,12 @@ function toRecord(meta: Meta, history: Message[]): AcpSessionRecord {
   const record: AcpSessionRecord = { info: meta.info, history, always: meta.always ?? [], updatedAt: meta.updatedAt };
   if (meta.config) {
     record.config = meta.config;
+  }
+  if (meta.title !== undefined) {
+    record.title = meta.title;
+  }
+  if (meta.usage) {
+    record.usage = meta.usage;
   }
   if (meta.pending?.length) {
     record.pending = meta.pending;

@@ -181,7 +181,9 @@ describe("startTurn", () => {
 
     expect(await startTurn(test.parts, prompt("main"), signal())).toEqual({ status: "ended", stopReason: "end_turn" });
     expect(graph.calls[1]).toMatchObject({ kind: "resume", answers: { i1: { decision: "approve" }, q1: "q1: main" } });
-    expect(Object.keys((await test.stored()) ?? {}).sort()).toEqual(["always", "history", "info", "updatedAt"]);
+    // The questions and answers are gone; the title the first prompt gave stays.
+    expect(Object.keys((await test.stored()) ?? {}).sort()).toEqual(["always", "history", "info", "title", "updatedAt"]);
+    expect((await test.stored())?.title).toBe("deploy");
   });
 
   it("maps how a run finished to ACP's stop reasons, and leaves a refused prompt out of the conversation", async () => {
@@ -247,6 +249,7 @@ describe("startTurn", () => {
     const test = testParts(graph, { store: memory, settings: { failures: "message" } });
     await startTurn(test.parts, prompt("look"), signal());
     expect(ids(memory.get("sess_1")?.history ?? [])).toEqual(["user:look", "assistant:Looking", "assistant:tool-call", "assistant:the process died here"]);
-    expect(test.updates.map((update) => update.sessionUpdate)).toEqual(["agent_message_chunk", "tool_call", "agent_message_chunk"]);
+    // The title first (the prompt was written), then the turn.
+    expect(test.updates.map((update) => update.sessionUpdate)).toEqual(["session_info_update", "agent_message_chunk", "tool_call", "agent_message_chunk"]);
   });
 });

@@ -20,12 +20,16 @@ import { approvalToolCall } from "./approval-tool-call.js";
 import { LiveToolCalls } from "./live-tool-calls.js";
 import { editedInput, editFirstForm } from "./edit-first.js";
 import type { FormOutcome, FormRequest } from "./elicitation.js";
+import type { HeldUpdates } from "./held-updates.js";
 import type { PermissionChoice, PermissionOffer } from "./permissions.js";
 import { answerInWords, askingToolCall, formAnswer, planQuestion, type QuestionPlan, questionText } from "./questions.js";
+import type { SessionCommands } from "./session-commands.js";
 import type { SessionConfig } from "./session-config.js";
 import { PromptTooLargeError } from "./request-errors.js";
 import { storeFailure, TurnFailedError } from "./session-errors.js";
 import type { AcpSessionInfo, AcpTurnRecord } from "./session-store.js";
+import type { SessionTitle } from "./session-title.js";
+import type { SessionUsage } from "./session-usage.js";
 import type { StoredSession } from "./stored-session.js";
 import type { Transcript } from "./transcript.js";
 import { type AcpStopReason, ended, failed, stopReasonOf, type TurnEnd } from "./turn-end.js";
@@ -48,8 +52,16 @@ export interface TurnParts {
   session: StoredSession;
   /** Where the session's updates go. */
   updates: UpdateSink;
+  /** Where updates about the session itself go: held until the editor knows the session. */
+  held: HeldUpdates;
   /** The session's config values and mode, which its runs see. */
   config: SessionConfig;
+  /** The session's slash commands. */
+  commands: SessionCommands;
+  /** What the session's model calls used and cost. */
+  usage: SessionUsage;
+  /** The session's title. */
+  title: SessionTitle;
   /** The messages of the run so far, as events finish them. */
   transcript: Transcript;
   /** How tool calls look in this session's updates. */
@@ -80,8 +92,10 @@ export interface DriveOptions {
  * Starts the turn of a prompt: puts the prompt in the conversation, marks the turn as in progress
  * and writes both before anything runs, then drives the run to the turn's end. A prompt over the
  * size limit, or one the store cannot take, ends the turn before anything ran, the session as it was.
+ * `input`, from a slash command, is the graph's input instead of the prompt's (a new run, even
+ * when the last turn asked a question).
  */
-export async function startTurn(parts: TurnParts, blocks: AcpContentBlock[], signal: AbortSignal): Promise<TurnEnd> {
+export async function startTurn(parts: TurnParts, blocks: AcpContentBlock[], signal: AbortSignal, input?: unknown): Promise<TurnEnd> {
   const { settings } = parts;
   const size = blocks.reduce((total, block) => total + JSON.stringify(block).length, 0);
   if (size > settings.maxPromptBytes) {
@@ -91,8 +105,10 @@ export async function startTurn(parts: TurnParts, blocks: AcpContentBlock[], sig
   const prompt = promptToMessage(blocks);
   const history = record.history.slice();
   const pending = record.pending ?? [];
-  const turn: AcpTurnRecord = { kind: pending.length > 0 ? "resume" : "invoke", user: prompt.forHistory, blocks, startedAt: new Date().toISOString() };
-  if (pending.length > 0) {
+  const turn: AcpTurnRecord = { kind: pending.length > 0 && input === undefined ? "resume" : "invoke", user: prompt.forHistory, blocks, startedAt: new Date().toISOString() };
+  if (input !== undefined) {
+    turn.input = input;
+  } else if (pending.length > 0) {
     const answers: Record<string, unknown> = { ...record.answered };
     for (const interrupt of pending) {
       answers[interrupt.id] = settings.answer ? settings.answer(prompt.text, interrupt) : answerInWords(interrupt, prompt.text);
@@ -114,6 +130,7 @@ export async function startTurn(parts: TurnParts, blocks: AcpContentBlock[], sig
     }
     return failed(storeFailure(error));
   }
+  parts.title.prompted();
   for (const notice of await parts.notices()) {
     void parts.updates.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${notice}\n\n` } });
   }
@@ -153,8 +170,11 @@ export class Turn {
     return options;
   }
 
-  /** The graph's input for the prompt: the integrator's `input`, or the conversation with the prompt. */
+  /** The graph's input for the prompt: a slash command's, the integrator's `input`, or the conversation with the prompt. */
   input(text: string, user: Message, history: Message[], blocks: AcpContentBlock[]): unknown {
+    if (this.record.input !== undefined) {
+      return this.record.input;
+    }
     const { input } = this.parts.settings;
     return input ? input(text, this.parts.session.info, history, blocks) : { messages: [...history, user] };
   }
@@ -319,7 +339,7 @@ export class Turn {
 
   /** Forwards a run's events as updates and keeps the conversation as each step becomes durable. */
   private async stream(run: ProtocolRun): Promise<void> {
-    const { session, updates, transcript, view } = this.parts;
+    const { session, updates, transcript, view, usage } = this.parts;
     for await (const event of run) {
       for (const update of eventUpdates(event, view)) {
         this.live.noteUpdate(update);
@@ -328,6 +348,7 @@ export class Turn {
           await written;
         }
       }
+      usage.observe(event);
       transcript.observe(event);
       if (event.type === "checkpoint") {
         const finished = this.live.dress(transcript.take(event.status !== "interrupted"), view.ids);

@@ -6,9 +6,10 @@ import { describe, expect, it } from "vitest";
 
 import { StoreUnavailableError } from "../../errors/store-errors.js";
 import { WeftError } from "../../errors/weft-error.js";
-import { InvalidConfigValueError, InvalidCursorError, InvalidCwdError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
+import { InvalidConfigValueError, InvalidCursorError, InvalidCwdError, InvalidDirectoryError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
 import type * as sessionErrors from "./session-errors.js";
 import { SessionBusyError, SessionConflictError, SessionNotFoundError, SessionStoreUnavailableError, TurnFailedError } from "./session-errors.js";
+import { CommandFailedError } from "./slash-commands.js";
 import { answering, toRequestError } from "./wire-errors.js";
 
 const wire = (error: unknown, unexpected?: (error: unknown) => void) => {
@@ -54,8 +55,21 @@ describe("toRequestError", () => {
     expect(wire(new TurnFailedError(new Error("boom")))).toEqual({ code: -32603, message: "The agent failed: boom", data: { code: "turn_failed" } });
   });
 
+  it("answers a failed slash command with its name", () => {
+    expect(wire(new CommandFailedError("review", "no diff to review"))).toEqual({
+      code: -32603,
+      message: "The command /review failed: no diff to review",
+      data: { code: "command_failed", command: "review" },
+    });
+  });
+
   it("answers requests refused as sent with invalid params or an invalid request, and what was wrong", () => {
     expect(wire(new InvalidCwdError("relative/dir"))).toEqual({ code: -32602, message: 'Invalid params: cwd must be an absolute path, not "relative/dir".', data: { cwd: "relative/dir" } });
+    expect(wire(new InvalidDirectoryError("lib"))).toEqual({
+      code: -32602,
+      message: 'Invalid params: additionalDirectories must be absolute paths, not "lib".',
+      data: { additionalDirectories: "lib" },
+    });
     expect(wire(new InvalidCursorError("x"))).toEqual({ code: -32602, message: "Invalid params: Unknown cursor.", data: { cursor: "x" } });
     expect(wire(new PromptTooLargeError(3 * 1024 * 1024, 1024 * 1024))).toEqual({
       code: -32602,

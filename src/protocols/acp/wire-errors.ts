@@ -5,8 +5,9 @@
 import { RequestError } from "@agentclientprotocol/sdk";
 
 import { WeftError } from "../../errors/weft-error.js";
-import { InvalidConfigValueError, InvalidCursorError, InvalidCwdError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
+import { InvalidConfigValueError, InvalidCursorError, InvalidCwdError, InvalidDirectoryError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
 import { SessionBusyError, SessionConflictError, SessionNotFoundError, TurnFailedError } from "./session-errors.js";
+import { CommandFailedError } from "./slash-commands.js";
 
 /**
  * The JSON-RPC error for what a handler threw. RequestErrors pass as they are; weft errors keep
@@ -32,8 +33,14 @@ export function toRequestError(error: unknown, unexpected?: (error: unknown) => 
     // The run's own code (model_call_failed, store_unavailable, ...) says more than "turn_failed".
     return new RequestError(-32603, error.message, { code: error.reason ?? error.code });
   }
+  if (CommandFailedError.isInstance(error)) {
+    return new RequestError(-32603, error.message, { code: error.code, command: error.command });
+  }
   if (InvalidCwdError.isInstance(error)) {
     return RequestError.invalidParams({ cwd: error.cwd }, error.message);
+  }
+  if (InvalidDirectoryError.isInstance(error)) {
+    return RequestError.invalidParams({ additionalDirectories: error.directory }, error.message);
   }
   if (InvalidCursorError.isInstance(error)) {
     return RequestError.invalidParams({ cursor: error.cursor }, error.message);

@@ -28,7 +28,8 @@ export interface AcpEditor extends AcpEditorBridge {
    */
   tools(context: { threadId: string }): Promise<Tool<unknown>[]>;
   /**
-   * Instructions for `createAgent({ instructions: editor.instructions(base) })`: `base`, and a note
+   * Instructions for `createAgent({ instructions: editor.instructions(base) })`: `base`, a note
+   * naming the session's other directories (which the file tools reach by absolute path), and one
    * naming any MCP server of the session that could not be reached, so the model knows.
    */
   instructions(base: string): (context: { threadId: string }) => string;
@@ -97,12 +98,17 @@ export function acpEditor(options: AcpEditorOptions = {}): AcpEditor {
 
     instructions(base) {
       return ({ threadId }) => {
-        const failures = servers.get(threadId)?.failures ?? [];
-        if (failures.length === 0) {
-          return base;
+        let text = base;
+        const directories = access.connection?.session(threadId)?.additionalDirectories ?? [];
+        if (directories.length > 0) {
+          text += `\n\nBesides the project directory, this session has these directories, which the file tools reach by absolute path: ${directories.join(", ")}.`;
         }
-        const missing = failures.map(({ server, reason }) => `${server} (${reason})`).join("; ");
-        return `${base}\n\nThese MCP servers from the editor could not be reached, so their tools are missing: ${missing}.`;
+        const failures = servers.get(threadId)?.failures ?? [];
+        if (failures.length > 0) {
+          const missing = failures.map(({ server, reason }) => `${server} (${reason})`).join("; ");
+          text += `\n\nThese MCP servers from the editor could not be reached, so their tools are missing: ${missing}.`;
+        }
+        return text;
       };
     },
   };

@@ -1,10 +1,11 @@
-// What the editor tools need from the bridge: the session's directory, what the editor can do, a way
-// to ask it, and the output limits an integrator set.
+// What the editor tools need from the bridge: the session's directories, what the editor can do, a
+// way to ask it, and the output limits an integrator set.
 
 import type { ClientRequestMethod, ClientRequestParamsByMethod, ClientRequestResponsesByMethod } from "@agentclientprotocol/sdk";
 
 import { WeftError } from "../../../errors/weft-error.js";
 import type { AcpConnection } from "../editor-bridge.js";
+import type { AcpSessionInfo } from "../session-store.js";
 import { EditorRequestError } from "./editor-request-error.js";
 
 export interface EditorLimits {
@@ -32,11 +33,21 @@ export class EditorAccess {
 
   /** The session's directory; tools run only inside a session. */
   cwd(sessionId: string): string {
+    return this.session(sessionId).cwd;
+  }
+
+  /** The directories the session's files may be in: its own first (the base of relative paths), then its others. */
+  roots(sessionId: string): string[] {
+    const session = this.session(sessionId);
+    return [session.cwd, ...(session.additionalDirectories ?? [])];
+  }
+
+  private session(sessionId: string): AcpSessionInfo {
     const session = this.connection?.session(sessionId);
     if (!session) {
       throw new WeftError("no_session", `No editor session ${sessionId} is open.`);
     }
-    return session.cwd;
+    return session;
   }
 
   canRead(): boolean {

@@ -1,6 +1,6 @@
 // The file tools: read, write and edit through the editor when it offers fs (so the agent sees
 // unsaved buffers and the person reviews edits as diffs), else on disk; list and search on disk.
-// Every path is resolved inside the session's directory with its links followed (resolvePath), and
+// Every path is resolved inside the session's directories with its links followed (resolvePath), and
 // only the real path it gives is read or written: the editor is never handed a path with a link in
 // it, and the disk is opened so that a link that appears in the meantime is refused (disk-files).
 // A write or an edit is described for its approval before it runs: its title, the file, the diff it
@@ -18,7 +18,7 @@ import { boundText } from "../tool-calls.js";
 import { openChecked, readChecked, writeChecked } from "./disk-files.js";
 import type { EditorAccess } from "./editor-access.js";
 import { globToRegExp } from "./ignore-rules.js";
-import { PathOutsideError, type ResolvedPath, resolvePath, shownPath } from "./session-paths.js";
+import { namedPath, PathOutsideError, type ResolvedPath, resolvePath, shownPath } from "./session-paths.js";
 import { type WalkEntry, walkFiles } from "./walk-files.js";
 
 /** The largest file search_files reads. */
@@ -51,7 +51,7 @@ async function writeText(access: EditorAccess, sessionId: string, target: Resolv
 
 /** A file to read or change: refuses a directory or a special file before anything is asked. */
 async function fileTarget(access: EditorAccess, sessionId: string, path: string): Promise<ResolvedPath> {
-  const target = await resolvePath(access.cwd(sessionId), path);
+  const target = await resolvePath(access.roots(sessionId), path);
   if (target.kind === "directory") {
     throw new Error(`${path} is a directory; use list_files to see what is in it.`);
   }
@@ -63,8 +63,13 @@ async function fileTarget(access: EditorAccess, sessionId: string, path: string)
 
 /** How the model is told which file it changed: `notes.txt`, or `notes.txt → docs/notes.txt` through a link. */
 function named(path: string, target: ResolvedPath): string {
-  const real = shownPath(target.root, target.real);
+  const real = namedPath(target);
   return target.linked ? `${path} → ${real}` : real;
+}
+
+/** An entry a walk of `target.root` found, named as the model reads paths: in full outside the session's own directory. */
+function walked(target: ResolvedPath, path: string): string {
+  return target.primary ? path : `${target.root}${sep}${path.split("/").join(sep)}`;
 }
 
 /** What a write or an edit would make of a file's text, or why it would fail. */
@@ -97,7 +102,7 @@ async function describeChange(
   const description: ApprovalDescription = { title: `${verb} ${path}`, display: [], locations: [{ path: target.real }] };
   const display = description.display as ToolDisplay[];
   if (target.linked) {
-    description.title = `${verb} ${path} → ${shownPath(target.root, target.real)}`;
+    description.title = `${verb} ${path} → ${namedPath(target)}`;
     display.push({ type: "text", text: `${path} is a symbolic link, or goes through one: this changes ${target.real}.` });
   }
   const before = await readText(access, sessionId, target, signal);
@@ -231,13 +236,13 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
     input: z.object({ path: z.string().optional().describe("A directory, relative to the project directory. Default: the project directory."), recursive: z.boolean().optional() }),
     title: ({ path }) => `List ${path ?? "."}`,
     execute: async ({ path, recursive }, context) => {
-      const target = await resolvePath(access.cwd(context.threadId), path ?? ".");
+      const target = await resolvePath(access.roots(context.threadId), path ?? ".");
       if (target.kind === "missing") {
         throw new Error(`${path ?? "."} does not exist.`);
       }
       const start = shownPath(target.root, target.real);
       if (target.kind !== "directory") {
-        return start;
+        return namedPath(target);
       }
       const lines: string[] = [];
       let more = false;
@@ -246,8 +251,8 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
           more = true;
           break;
         }
-        const name = entry.directory && entry.link === undefined ? `${entry.path}/` : entry.path;
-        lines.push(entry.link === undefined ? name : `${name} -> ${entry.link}${entry.directory ? "/" : ""}`);
+        const name = entry.directory && entry.link === undefined ? `${walked(target, entry.path)}/` : walked(target, entry.path);
+        lines.push(entry.link === undefined ? name : `${name} -> ${walked(target, entry.link)}${entry.directory ? "/" : ""}`);
       }
       if (more) {
         lines.push(`… more entries not shown (the limit is ${access.limits.maxEntries}); list a subdirectory.`);
@@ -268,7 +273,7 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
     }),
     title: ({ pattern }) => `Search ${pattern}`,
     execute: async ({ pattern, path, glob, ignore_case: ignoreCase }, context) => {
-      const target = await resolvePath(access.cwd(context.threadId), path ?? ".");
+      const target = await resolvePath(access.roots(context.threadId), path ?? ".");
       if (target.kind === "missing") {
         throw new Error(`${path ?? "."} does not exist.`);
       }
@@ -294,7 +299,7 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
         const lines = text.split("\n");
         for (let index = 0; index < lines.length; index++) {
           if (expression.test(lines[index] as string)) {
-            matches.push(`${entry.path}:${index + 1}: ${(lines[index] as string).slice(0, 300)}`);
+            matches.push(`${walked(target, entry.path)}:${index + 1}: ${(lines[index] as string).slice(0, 300)}`);
             if (matches.length >= access.limits.maxEntries) {
               matches.push(`… more matches not shown (the limit is ${access.limits.maxEntries}); narrow the search.`);
               return boundText(matches.join("\n"), limit());

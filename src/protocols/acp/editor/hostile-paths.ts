@@ -4,7 +4,9 @@
 // agent fixture in a child process, its model a fake server that makes the calls; each case asserts
 // that nothing outside the project was read (its text reaches neither the model nor the editor, and
 // the editor is never asked for a path outside or with a link in it) or written (the outside tree is
-// byte for byte as it was, and no file appears where a dangling link pointed).
+// byte for byte as it was, and no file appears where a dangling link pointed). Some sessions have a
+// second directory (ACP's additionalDirectories): the same rules hold for it, and it is reached only
+// by the sessions that have it.
 
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -57,6 +59,7 @@ export function describeHostilePaths(options: HostilePathsOptions): void {
     const base = realpathSync(mkdtempSync(join(tmpdir(), "weft-hostile-")));
     const project = join(base, "project");
     const outside = join(base, "outside");
+    const second = join(base, "second");
     const scripts = new Map<string, ToolCall[]>();
     const editorPaths: string[] = [];
     const editorTexts: string[] = [];
@@ -67,7 +70,7 @@ export function describeHostilePaths(options: HostilePathsOptions): void {
     let turns = 0;
 
     beforeAll(async () => {
-      buildTree(project, outside);
+      buildTree(project, outside, second);
       model = await FakeModelServer.start((request) => {
         const lastUser = request.messages.findLastIndex((message) => message.role === "user");
         const prompt = String(request.messages[lastUser]?.content);
@@ -114,8 +117,11 @@ export function describeHostilePaths(options: HostilePathsOptions): void {
       rmSync(base, { recursive: true, force: true });
     });
 
-    /** Runs the calls in one turn of a new session and checks that nothing outside was read or written. */
-    async function run(calls: ToolCall[]): Promise<Turn> {
+    /**
+     * Runs the calls in one turn of a new session (with the second directory too when asked) and
+     * checks that nothing outside was read or written.
+     */
+    async function run(calls: ToolCall[], session: { withSecond?: boolean } = {}): Promise<Turn> {
       const before = snapshot(outside);
       const requestsBefore = model.requests.length;
       const updatesBefore = agent.updates.length;
@@ -125,7 +131,7 @@ export function describeHostilePaths(options: HostilePathsOptions): void {
       const prompt = `case ${turn}`;
       // The model makes the calls one at a time; call ids are `case-<turn>-<index>`.
       scripts.set(prompt, calls);
-      const sessionId = await agent.newSession(project);
+      const { sessionId } = await agent.agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [], ...(session.withSecond ? { additionalDirectories: [second] } : {}) });
       expect((await agent.prompt(sessionId, prompt)).stopReason).toBe("end_turn");
 
       const last = model.requests.at(-1);
@@ -142,8 +148,9 @@ export function describeHostilePaths(options: HostilePathsOptions): void {
       // nor the editor's answers; and the editor was asked only for real paths inside the project.
       const seen = JSON.stringify([model.requests.slice(requestsBefore), agent.updates.slice(updatesBefore), editorTexts.slice(editorBefore)]);
       expect(leaks(seen)).toEqual([]);
+      const roots = session.withSecond ? [project, second] : [project];
       for (const path of editorPaths.slice(editorBefore)) {
-        expect(isRealPathInside(project, path), `the editor was asked for ${path}`).toBe(true);
+        expect(roots.some((root) => isRealPathInside(root, path)), `the editor was asked for ${path}`).toBe(true);
       }
       return { results, approvals };
     }
@@ -187,6 +194,68 @@ export function describeHostilePaths(options: HostilePathsOptions): void {
       }
       for (const name of ["planted-dangling.txt", "planted-dangling-absolute.txt", "planted-dir"]) {
         expect(readdirSync(outside)).not.toContain(name);
+      }
+    });
+
+    const refusedFromSecond: Array<[string, () => string]> = [
+      ["a climb out of the second directory", () => join(second, "..", "outside", "secret.txt")],
+      ["a deeper climb out of the second directory", () => join(second, "lib", "..", "..", "outside", "secret.txt")],
+      ["a relative climb out of the project that passes the second directory by", () => "../second/../outside/secret.txt"],
+      ["a symlinked file out of the second directory, relative target", () => join(second, "out-file")],
+      ["a symlinked file out of the second directory, absolute target", () => join(second, "out-file-absolute")],
+      ["a path through a symlinked directory out of the second directory", () => join(second, "out-dir", "inner.txt")],
+      ["a dangling link out of the second directory", () => join(second, "dangling-out")],
+      ["a file:// URI of a link out of the second directory", () => `file://${join(second, "out-file")}`],
+      ["a link from the project into the second directory, then up and out", () => "to-second/../../outside/secret.txt"],
+      ["an absolute path outside both", () => join(outside, "secret.txt")],
+    ];
+
+    it.each(refusedFromSecond)("with a second directory, refuses %s for every tool", async (_name, path) => {
+      const { results } = await run(everyTool(path()), { withSecond: true });
+      for (const result of results) {
+        expect(result).toMatch(/^Error: Refused: /);
+      }
+      expect(readdirSync(outside)).not.toContain("planted-second.txt");
+    });
+
+    it("with a second directory, reads, writes, edits, lists and searches in it, by absolute path and through links between the two", async () => {
+      const shared = join(second, "lib", "shared.txt");
+      const { results } = await run(
+        [
+          { name: "read_file", arguments: { path: shared } },
+          { name: "read_file", arguments: { path: "to-second/shared.txt" } },
+          { name: "read_file", arguments: { path: join(second, "back-to-project") } },
+          { name: "read_file", arguments: { path: "../second/lib/shared.txt" } },
+          { name: "write_file", arguments: { path: join(second, "lib", "new.txt"), content: "new in the second directory\n" } },
+          { name: "edit_file", arguments: { path: `file://${shared}`, old_text: "second directory", new_text: "second directory, edited" } },
+          { name: "list_files", arguments: { path: second, recursive: true } },
+          { name: "search_files", arguments: { pattern: "edited", path: second } },
+        ],
+        { withSecond: true },
+      );
+      expect(results.slice(0, 4)).toEqual(["shared, in the second directory\n", "shared, in the second directory\n", "inside\n", "shared, in the second directory\n"]);
+      results.splice(3, 1);
+      expect(results[3]).toBe(`Created ${join(second, "lib", "new.txt")} (2 lines).`);
+      expect(readFileSync(join(second, "lib", "new.txt"), "utf8")).toBe("new in the second directory\n");
+      expect(results[4]).toBe(`Edited ${shared}: replaced 1 occurrence.`);
+      expect(readFileSync(shared, "utf8")).toBe("shared, in the second directory, edited\n");
+      const listing = (results[5] ?? "").split("\n");
+      expect(listing).toEqual(expect.arrayContaining([`${join(second, "lib")}/`, shared, join(second, "lib", "new.txt")]));
+      expect(listing.filter((line) => /outside|secret|inner/.test(line))).toEqual([]);
+      expect(results[6]).toBe(`${shared}:1: shared, in the second directory, edited`);
+      if (options.access === "editor") {
+        expect(editorPaths).toEqual(expect.arrayContaining([shared, join(second, "lib", "new.txt")]));
+      }
+      writeFileSync(shared, "shared, in the second directory\n");
+      rmSync(join(second, "lib", "new.txt"));
+    });
+
+    it("without the second directory, refuses every path into it, as outside", async () => {
+      for (const path of [join(second, "lib", "shared.txt"), "to-second/shared.txt", "../second/lib/shared.txt"]) {
+        const { results } = await run(everyTool(path));
+        for (const result of results) {
+          expect(result).toMatch(/^Error: Refused: /);
+        }
       }
     });
 
@@ -239,8 +308,8 @@ export function describeHostilePaths(options: HostilePathsOptions): void {
   });
 }
 
-/** The project, with every kind of link, and the outside directory beside it. */
-function buildTree(project: string, outside: string): void {
+/** The project, with every kind of link, and beside it the outside directory and a second one. */
+function buildTree(project: string, outside: string, second: string): void {
   mkdirSync(join(outside, "dir"), { recursive: true });
   writeFileSync(join(outside, "secret.txt"), `${SECRET} in a file\n`);
   writeFileSync(join(outside, "dir", "inner.txt"), `${SECRET} in a directory\n`);
@@ -268,6 +337,20 @@ function buildTree(project: string, outside: string): void {
   for (const [name, target] of links) {
     symlinkSync(target, join(project, name));
   }
+  // The second directory: a file, links out of it, and links between it and the project.
+  mkdirSync(join(second, "lib"), { recursive: true });
+  writeFileSync(join(second, "lib", "shared.txt"), "shared, in the second directory\n");
+  const secondLinks: Array<[string, string]> = [
+    ["out-file", "../outside/secret.txt"],
+    ["out-file-absolute", join(outside, "secret.txt")],
+    ["out-dir", "../outside/dir"],
+    ["dangling-out", "../outside/planted-second.txt"],
+    ["back-to-project", join(project, "inside.txt")],
+  ];
+  for (const [name, target] of secondLinks) {
+    symlinkSync(target, join(second, name));
+  }
+  symlinkSync("../second/lib", join(project, "to-second"));
 }
 
 /** Every entry under `directory` with its text (or a link's target), to compare before and after. */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
-import { PathLoopError, PathOutsideError, resolveInside, resolveOnDisk, resolvePath } from "./session-paths.js";
+import { namedPath, PathLoopError, PathOutsideError, resolveInside, resolveOnDisk, resolvePath } from "./session-paths.js";
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "weft-paths-")));
 const outside = realpathSync(mkdtempSync(join(tmpdir(), "weft-outside-")));
@@ -60,7 +60,7 @@ describe("resolvePath", () => {
   });
 
   it("allows files and directories not yet created", async () => {
-    await expect(resolvePath(root, "real/new/file.txt")).resolves.toEqual({ root, real: join(root, "real/new/file.txt"), linked: false, kind: "missing" });
+    await expect(resolvePath(root, "real/new/file.txt")).resolves.toEqual({ root, primary: true, real: join(root, "real/new/file.txt"), linked: false, kind: "missing" });
     await expect(resolveOnDisk(root, "real/file.txt")).resolves.toBe(join(root, "real/file.txt"));
   });
 
@@ -70,7 +70,7 @@ describe("resolvePath", () => {
     symlinkSync("real/todo.txt", join(root, "dangling-inside"));
     await expect(resolvePath(root, "dangling-relative")).rejects.toMatchObject({ throughLink: true, leadsTo: join(root, "..", "weft-nowhere-outside", "notes.txt") });
     await expect(resolvePath(root, "dangling-absolute")).rejects.toMatchObject({ throughLink: true, leadsTo: join(outside, "planted.txt") });
-    await expect(resolvePath(root, "dangling-inside")).resolves.toEqual({ root, real: join(root, "real/todo.txt"), linked: true, kind: "missing" });
+    await expect(resolvePath(root, "dangling-inside")).resolves.toEqual({ root, primary: true, real: join(root, "real/todo.txt"), linked: true, kind: "missing" });
   });
 
   it("follows chains of links, relative and absolute, while they stay inside", async () => {
@@ -79,13 +79,13 @@ describe("resolvePath", () => {
     symlinkSync("chain-2", join(root, "chain-1"));
     symlinkSync("link/secret.txt", join(root, "chain-out-2"));
     symlinkSync("chain-out-2", join(root, "chain-out-1"));
-    await expect(resolvePath(root, "chain-1")).resolves.toEqual({ root, real: join(root, "real/file.txt"), linked: true, kind: "file" });
+    await expect(resolvePath(root, "chain-1")).resolves.toEqual({ root, primary: true, real: join(root, "real/file.txt"), linked: true, kind: "file" });
     await expect(resolvePath(root, "chain-out-1")).rejects.toBeInstanceOf(PathOutsideError);
   });
 
   it("applies .. after a link from where the link led, as the system does", async () => {
     symlinkSync("real/deeper", join(root, "deep"));
-    await expect(resolvePath(root, "deep/../sibling.txt")).resolves.toEqual({ root, real: join(root, "real/sibling.txt"), linked: true, kind: "file" });
+    await expect(resolvePath(root, "deep/../sibling.txt")).resolves.toEqual({ root, primary: true, real: join(root, "real/sibling.txt"), linked: true, kind: "file" });
     // Read as text this is "x.txt" inside; the system would climb from the outside directory.
     await expect(resolvePath(root, "link/../x.txt")).rejects.toBeInstanceOf(PathOutsideError);
   });
@@ -103,5 +103,75 @@ describe("resolvePath", () => {
     await expect(resolvePath(alias, join(root, "real/file.txt"))).resolves.toMatchObject({ real: join(root, "real/file.txt") });
     await expect(resolvePath(alias, join(alias, "real/file.txt"))).resolves.toMatchObject({ real: join(root, "real/file.txt") });
     await expect(resolvePath(alias, "../secret.txt")).rejects.toBeInstanceOf(PathOutsideError);
+  });
+});
+
+describe("resolvePath with the session's other directories", () => {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), "weft-roots-")));
+  const project = join(base, "project");
+  const second = join(base, "second");
+  const beyond = join(base, "beyond");
+  const roots = [project, second];
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
+  mkdirSync(join(project, "src"), { recursive: true });
+  mkdirSync(join(second, "lib"), { recursive: true });
+  mkdirSync(beyond, { recursive: true });
+  writeFileSync(join(second, "lib", "shared.ts"), "shared");
+  writeFileSync(join(beyond, "secret.txt"), "secret");
+  symlinkSync(join(second, "lib"), join(project, "to-second"));
+  symlinkSync("../second/lib", join(project, "to-second-relative"));
+  symlinkSync("../../beyond/secret.txt", join(second, "lib", "out"));
+  symlinkSync(beyond, join(second, "out-dir"));
+
+  it("resolves an absolute path or a file:// URI in another directory, named in full", async () => {
+    const target = await resolvePath(roots, join(second, "lib/shared.ts"));
+    expect(target).toEqual({ root: second, primary: false, real: join(second, "lib/shared.ts"), linked: false, kind: "file" });
+    expect(namedPath(target)).toBe(join(second, "lib/shared.ts"));
+    await expect(resolvePath(roots, `file://${join(second, "lib/new.ts")}`)).resolves.toMatchObject({ root: second, primary: false, kind: "missing" });
+    expect(namedPath(await resolvePath(roots, "src"))).toBe("src");
+  });
+
+  it("reads relative paths from the first directory; one that climbs out goes on only where its rest names a place in a directory", async () => {
+    await expect(resolvePath(roots, "lib/shared.ts")).resolves.toMatchObject({ root: project, primary: true, kind: "missing" });
+    await expect(resolvePath(roots, "../second/lib/shared.ts")).resolves.toEqual({ root: second, primary: false, real: join(second, "lib/shared.ts"), linked: false, kind: "file" });
+    await expect(resolvePath(roots, "src/../../second/lib/../../beyond/secret.txt")).rejects.toBeInstanceOf(PathOutsideError);
+    await expect(resolvePath(roots, "../beyond/secret.txt")).rejects.toMatchObject({ leadsTo: join(beyond, "secret.txt") });
+    await expect(resolvePath(project, "../second/lib/shared.ts")).rejects.toBeInstanceOf(PathOutsideError);
+    // Out and back into the same directory.
+    await expect(resolvePath(project, "../project/src")).resolves.toMatchObject({ root: project, real: join(project, "src"), kind: "directory" });
+  });
+
+  it("follows a link from one directory into another", async () => {
+    await expect(resolvePath(roots, "to-second/shared.ts")).resolves.toEqual({ root: second, primary: false, real: join(second, "lib/shared.ts"), linked: true, kind: "file" });
+    await expect(resolvePath(roots, "to-second-relative/shared.ts")).resolves.toEqual({ root: second, primary: false, real: join(second, "lib/shared.ts"), linked: true, kind: "file" });
+    // A .. after the link climbs from where it led, as the system does.
+    await expect(resolvePath(roots, "to-second-relative/../notes.md")).resolves.toMatchObject({ root: second, real: join(second, "notes.md"), linked: true, kind: "missing" });
+    await expect(resolvePath(roots, "to-second-relative/../../beyond/secret.txt")).rejects.toBeInstanceOf(PathOutsideError);
+    // Without the second directory, the same link leads out.
+    await expect(resolvePath(project, "to-second/shared.ts")).rejects.toMatchObject({ code: "path_outside", throughLink: true });
+  });
+
+  it("refuses .. and links out of another directory as out of the first, naming every directory", async () => {
+    await expect(resolvePath(roots, join(second, "..", "beyond", "secret.txt"))).rejects.toBeInstanceOf(PathOutsideError);
+    await expect(resolvePath(roots, join(second, "lib", "..", "..", "beyond", "secret.txt"))).rejects.toBeInstanceOf(PathOutsideError);
+    await expect(resolvePath(roots, join(second, "lib", "out"))).rejects.toMatchObject({ throughLink: true, leadsTo: join(beyond, "secret.txt") });
+    await expect(resolvePath(roots, join(second, "out-dir", "secret.txt"))).rejects.toMatchObject({ throughLink: true });
+    await expect(resolvePath(roots, join(beyond, "secret.txt"))).rejects.toThrow(`is outside the session's directories ${project}, ${second}.`);
+    await expect(resolvePath(roots, `${second}-other/x`)).rejects.toBeInstanceOf(PathOutsideError);
+  });
+
+  it("takes a directory inside another as its own root, and lets a .. climb from it into the outer one", async () => {
+    const nested = [second, join(project, "src")];
+    await expect(resolvePath(nested, join(project, "src", "main.ts"))).resolves.toMatchObject({ root: join(project, "src"), primary: false });
+    await expect(resolvePath([project, join(project, "src")], join(project, "src", "main.ts"))).resolves.toMatchObject({ root: project, primary: true });
+    await expect(resolvePath(nested, join(project, "src", "..", "secret.txt"))).rejects.toBeInstanceOf(PathOutsideError);
+  });
+
+  it("checks Windows directories as text on this machine, each of them", async () => {
+    const windows = ["C:\\repo", "D:\\shared"];
+    await expect(resolvePath(windows, "src\\a.ts")).resolves.toMatchObject({ root: "C:\\repo", primary: true, real: "C:\\repo\\src\\a.ts" });
+    await expect(resolvePath(windows, "d:/shared/b.ts")).resolves.toMatchObject({ root: "D:\\shared", primary: false, real: "d:\\shared\\b.ts" });
+    await expect(resolvePath(windows, "E:\\elsewhere\\c.ts")).rejects.toBeInstanceOf(PathOutsideError);
+    await expect(resolvePath(windows, "..\\shared\\b.ts")).rejects.toBeInstanceOf(PathOutsideError);
   });
 });

@@ -1,8 +1,9 @@
-// Paths a tool is given, resolved against the session's directory. Relative paths are relative to
-// it; `file://` URIs and Windows drive-letter paths are understood; anything that ends up outside
-// the directory (`..`, an absolute path elsewhere, a symlink that leads out, even on the way) is
-// refused. resolvePath() follows every link itself, one component at a time, so the tools read and
-// write the real path it returns and never hand the system (or the editor) a path with a link in it.
+// Paths a tool is given, resolved against the session's directories: its own (`cwd`, the base of
+// relative paths) and any others the editor opened it with. `file://` URIs and Windows drive-letter
+// paths are understood; anything that ends up outside every one of them (`..`, an absolute path
+// elsewhere, a symlink that leads out, even on the way) is refused. resolvePath() follows every link
+// itself, one component at a time, so the tools read and write the real path it returns and never
+// hand the system (or the editor) a path with a link in it.
 
 import { lstat, readlink, realpath } from "node:fs/promises";
 import { posix, win32 } from "node:path";
@@ -12,7 +13,7 @@ import { hasMarker, WeftError } from "../../../errors/weft-error.js";
 
 const pathOutsideErrorMarker = Symbol.for("weft.error.PathOutsideError");
 
-/** A path that resolves outside the session's directory. */
+/** A path that resolves outside the session's directories. */
 export class PathOutsideError extends WeftError {
   readonly [pathOutsideErrorMarker] = true;
 
@@ -22,13 +23,21 @@ export class PathOutsideError extends WeftError {
 
   constructor(
     readonly requested: string,
+    /** The session's own directory. */
     readonly root: string,
     /** Where it leads, as far as it was followed (the rest read as text). */
     readonly leadsTo?: string,
     /** True when a symlink took it there. */
     readonly throughLink = false,
+    /** The session's other directories, which it is outside of too. */
+    readonly others: readonly string[] = [],
   ) {
-    super("path_outside", `Refused: ${JSON.stringify(requested)} is outside the session's directory ${root}.`);
+    super(
+      "path_outside",
+      others.length === 0
+        ? `Refused: ${JSON.stringify(requested)} is outside the session's directory ${root}.`
+        : `Refused: ${JSON.stringify(requested)} is outside the session's directories ${[root, ...others].join(", ")}.`,
+    );
     this.name = "PathOutsideError";
   }
 }
@@ -49,10 +58,18 @@ export class PathLoopError extends WeftError {
   }
 }
 
+/**
+ * The directories a path may lead into: one, or a list whose first is the session's own directory
+ * (the base of relative paths) and the rest its other directories.
+ */
+export type SessionRoots = string | readonly string[];
+
 /** Where a path a tool was given really leads. */
 export interface ResolvedPath {
-  /** The session's directory with its own links followed; `real` is inside it. */
+  /** The session directory `real` is in, with its own links followed: its own one when `real` is in it. */
   root: string;
+  /** True when `root` is the session's own directory, so `real` can be named relative to it. */
+  primary: boolean;
   /** Where the path leads, every link followed: the path to read or write. No link is left in it. */
   real: string;
   /** True when a symlink was followed on the way, so `real` is not the path as given. */
@@ -120,40 +137,66 @@ function below(flavour: typeof posix, root: string, path: string): string[] | un
 }
 
 /**
- * Resolves `requested` inside `root` on this machine's disk, following every symlink as the system
- * would (a link's target replaces it, and a `..` after a link climbs from where the link led), and
- * refuses it as soon as it reaches a place outside the real directory, even on the way to one
- * inside. A dangling link is followed too: writing through it would create its target, so its
- * target must be inside. A link with an absolute target is followed only when the target names a
- * place under the session's directory.
+ * Resolves `requested` inside the session's directories on this machine's disk, following every
+ * symlink as the system would (a link's target replaces it, and a `..` after a link climbs from
+ * where the link led), and refuses it as soon as it reaches a place outside every real directory,
+ * even on the way to one inside, with one exception: a `..` out of every directory whose rest, as
+ * text, names a place under one of them again (`../lib/x` from a directory beside `lib`) goes on
+ * from that directory, without looking at anything outside. A relative path starts from the first
+ * directory; an absolute one, or a link's absolute target, from the directory it names a place
+ * under. A dangling link is followed too: writing through it would create its target, so its
+ * target must be inside.
  *
- * A root of the other flavour (a Windows root on a POSIX machine) is only checked as text.
+ * Directories of the other flavour (Windows ones on a POSIX machine) are only checked as text.
  */
-export async function resolvePath(root: string, requested: string): Promise<ResolvedPath> {
-  const flavour = flavourOf(root);
-  if ((flavour === win32) !== (process.platform === "win32")) {
-    return { root, real: resolveInside(root, requested), linked: false, kind: "missing" };
+export async function resolvePath(roots: SessionRoots, requested: string): Promise<ResolvedPath> {
+  const given = typeof roots === "string" ? [roots] : [...roots];
+  const primary = given[0];
+  if (primary === undefined) {
+    throw new WeftError("no_session", "A path was resolved with no session directory.");
   }
-  const realRoot = await realpath(root).catch(() => flavour.resolve(root));
+  const flavour = flavourOf(primary);
+  const others = given.slice(1);
+  const outside = (leadsTo: string, throughLink: boolean) => new PathOutsideError(requested, primary, leadsTo, throughLink, others);
   const path = fromUri(requested, flavour === win32);
-  // The text must name a place inside, under the directory's name as given or its real name.
-  let lexical: string;
-  try {
-    lexical = resolveInside(root, requested);
-  } catch (error) {
-    if (!PathOutsideError.isInstance(error) || realRoot === root) {
-      throw error;
-    }
-    lexical = resolveInside(realRoot, requested);
+  if (flavour === posix && isWindowsPath(path)) {
+    throw outside(path, false);
   }
-  const start = !flavour.isAbsolute(path)
-    ? components(flavour, path)
-    : (below(flavour, root, path) ?? below(flavour, realRoot, path) ?? components(flavour, flavour.relative(inside(flavour, root, lexical) ? root : realRoot, lexical)));
+  /** The place the text names, read from `base` when it is relative. */
+  const asText = (base: string) => (flavour.isAbsolute(path) ? flavour.normalize(path) : flavour.resolve(base, path));
+  if ((flavour === win32) !== (process.platform === "win32")) {
+    // Only the text can be checked.
+    const absolute = asText(primary);
+    const index = given.findIndex((root) => inside(flavour, root, absolute));
+    if (index === -1) {
+      throw outside(absolute, false);
+    }
+    return { root: given[index] as string, primary: index === 0, real: absolute, linked: false, kind: "missing" };
+  }
+  const realRoots = await Promise.all(given.map((root) => realpath(root).catch(() => flavour.resolve(root))));
+  const realPrimary = realRoots[0] as string;
+  const insideAny = (place: string) => realRoots.some((root) => inside(flavour, root, place));
+  let start: string[];
+  let current: string;
+  if (!flavour.isAbsolute(path)) {
+    // The text must name a place inside a directory, read from the first under its name as given or its real name.
+    const candidates = [...given, ...realRoots];
+    if (![asText(primary), asText(realPrimary)].some((place) => candidates.some((root) => inside(flavour, root, place)))) {
+      throw outside(asText(primary), false);
+    }
+    start = components(flavour, path);
+    current = realPrimary;
+  } else {
+    const found = startUnder(flavour, given, realRoots, path);
+    if (!found) {
+      throw outside(flavour.normalize(path), false);
+    }
+    start = found.rest;
+    current = found.root;
+  }
 
-  const outside = (leadsTo: string, throughLink: boolean) => new PathOutsideError(requested, root, leadsTo, throughLink);
   // Components still to walk, the next one last.
   const pending = start.reverse();
-  let current = realRoot;
   let linked = false;
   let links = 0;
   let missing = false;
@@ -162,8 +205,20 @@ export async function resolvePath(root: string, requested: string): Promise<Reso
     const name = pending.pop() as string;
     if (name === "..") {
       const parent = flavour.dirname(current);
-      if (!inside(flavour, realRoot, parent)) {
-        throw outside(flavour.join(parent, ...[...pending].reverse()), linked);
+      if (!insideAny(parent)) {
+        // Out of every directory: refused, unless the rest, read as text, goes back under one of
+        // them (`../lib` between two directories side by side). Nothing outside is looked at.
+        const rest = [...pending].reverse();
+        const back = underRoot(flavour, given, realRoots, [parent, ...rest].join(flavour.sep));
+        if (!back) {
+          throw outside(flavour.join(parent, ...rest), linked);
+        }
+        current = back.root;
+        pending.length = 0;
+        pending.push(...back.rest.reverse());
+        missing = false;
+        kind = "directory";
+        continue;
       }
       current = parent;
       kind = missing ? "missing" : "directory";
@@ -190,12 +245,12 @@ export async function resolvePath(root: string, requested: string): Promise<Reso
       linked = true;
       const target = await readlink(next);
       if (flavour.isAbsolute(target)) {
-        const rest = below(flavour, realRoot, target) ?? below(flavour, root, target);
-        if (!rest) {
+        const under = underRoot(flavour, given, realRoots, target);
+        if (!under) {
           throw outside(flavour.normalize(target), true);
         }
-        current = realRoot;
-        pending.push(...rest.reverse());
+        current = under.root;
+        pending.push(...under.rest.reverse());
       } else {
         pending.push(...components(flavour, target).reverse());
       }
@@ -211,15 +266,66 @@ export async function resolvePath(root: string, requested: string): Promise<Reso
       missing = kind !== "directory" && pending.length > 0;
     }
   }
-  return { root: realRoot, real: current, linked, kind };
+  const root = inside(flavour, realPrimary, current) ? realPrimary : deepest(flavour, realRoots, current);
+  return { root, primary: root === realPrimary, real: current, linked, kind };
+}
+
+/**
+ * The real directory an absolute `path` (a link's target) names a place under, as text, with the
+ * components below it: the deepest match, under a directory's real name or its name as given.
+ */
+function underRoot(flavour: typeof posix, given: readonly string[], realRoots: readonly string[], path: string): { root: string; rest: string[] } | undefined {
+  let best: { root: string; rest: string[] } | undefined;
+  for (const [index, realRoot] of realRoots.entries()) {
+    const rest = below(flavour, realRoot, path) ?? below(flavour, given[index] as string, path);
+    if (rest && (!best || rest.length < best.rest.length)) {
+      best = { root: realRoot, rest };
+    }
+  }
+  return best;
+}
+
+/**
+ * Where the walk of an absolute path a tool was given starts: the directory it is under as text
+ * (see underRoot), or, for a path whose text only normalizes to a place inside one (`//a/./b`, a
+ * Windows path in another case), that directory and the normalized components below it.
+ */
+function startUnder(flavour: typeof posix, given: readonly string[], realRoots: readonly string[], path: string): { root: string; rest: string[] } | undefined {
+  const found = underRoot(flavour, given, realRoots, path);
+  if (found) {
+    return found;
+  }
+  const absolute = flavour.normalize(path);
+  for (const [index, realRoot] of realRoots.entries()) {
+    for (const root of [given[index] as string, realRoot]) {
+      if (inside(flavour, root, absolute)) {
+        return { root: realRoot, rest: components(flavour, flavour.relative(root, absolute)) };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The deepest of `roots` that `path` is inside. */
+function deepest(flavour: typeof posix, roots: readonly string[], path: string): string {
+  const holding = roots.filter((root) => inside(flavour, root, path));
+  return holding.reduce((best, root) => (root.length > best.length ? root : best), holding[0] ?? (roots[0] as string));
 }
 
 /**
  * Resolves like resolvePath and returns the real path: inside `root` with no link left in it, so
  * reading or writing it cannot be led out (a dangling link included).
  */
-export async function resolveOnDisk(root: string, requested: string): Promise<string> {
-  return (await resolvePath(root, requested)).real;
+export async function resolveOnDisk(roots: SessionRoots, requested: string): Promise<string> {
+  return (await resolvePath(roots, requested)).real;
+}
+
+/**
+ * How a tool names a resolved path to the model: relative to the session's own directory with
+ * forward slashes (`.` for the directory itself), or in full when it is in another of its directories.
+ */
+export function namedPath(target: Pick<ResolvedPath, "root" | "primary" | "real">): string {
+  return target.primary ? shownPath(target.root, target.real) : target.real;
 }
 
 /** `path` (inside `root`) relative to it with forward slashes, `.` for the root itself. */
