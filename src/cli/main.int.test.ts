@@ -1,7 +1,7 @@
 // The command line itself: help, version, and clear errors with exit code 2 for bad flags and values.
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -37,11 +37,16 @@ describe("the weft command", () => {
     expect(version.stdout.trim()).toBe((JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version);
   });
 
-  // npx may install the checkout into its cache first, which takes long on a loaded machine.
-  it("runs as npx weft in the project", () => {
-    const result = spawnSync("npx", ["weft", "--help"], { cwd: repoRoot, encoding: "utf8" });
+  // npx may install the checkout into its cache first, which takes long on a loaded machine. That
+  // install runs the package's `prepare` (a build) unless scripts are off, and a build rewrites
+  // dist/ under every other test that is starting `weft` from it at that moment.
+  it("runs as npx weft in the project, leaving dist/ as it was", () => {
+    const bundle = join(repoRoot, "dist", "bundle", "main.js");
+    const built = statSync(bundle).mtimeMs;
+    const result = spawnSync("npx", ["weft", "--help"], { cwd: repoRoot, encoding: "utf8", env: { ...process.env, npm_config_ignore_scripts: "true" } });
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("weft chat [options]");
+    expect(statSync(bundle).mtimeMs).toBe(built);
   }, 120_000);
 
   it.each([

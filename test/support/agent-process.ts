@@ -91,12 +91,29 @@ export class AgentProcess {
   }
 
   async initialize(capabilities: acp.ClientCapabilities = {}, protocolVersion = 1): Promise<acp.InitializeResponse> {
-    return this.agent.request(acp.methods.agent.initialize, { protocolVersion, clientCapabilities: capabilities, clientInfo: { name: "test-editor", version: "1.0.0" } });
+    return this.explained(this.agent.request(acp.methods.agent.initialize, { protocolVersion, clientCapabilities: capabilities, clientInfo: { name: "test-editor", version: "1.0.0" } }));
   }
 
   async newSession(cwd: string, mcpServers: acp.McpServer[] = []): Promise<string> {
-    const { sessionId } = await this.agent.request(acp.methods.agent.session.new, { cwd, mcpServers });
+    const { sessionId } = await this.explained(this.agent.request(acp.methods.agent.session.new, { cwd, mcpServers }));
     return sessionId;
+  }
+
+  /**
+   * `request`, rejecting with how the agent exited and what it wrote to stderr when the agent went
+   * away before answering: a bare "ACP connection closed" says nothing of why.
+   */
+  private async explained<T>(request: Promise<T>): Promise<T> {
+    try {
+      return await request;
+    } catch (error) {
+      if (this.child.exitCode === null && this.child.signalCode === null && !this.child.stdout?.readableEnded) {
+        throw error;
+      }
+      const exit = await Promise.race([this.exited, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1_000))]);
+      const how = exit ? `exited with ${exit.signal ?? `code ${exit.code}`}` : "closed its output";
+      throw new Error(`The agent ${how} before answering (${error instanceof Error ? error.message : String(error)}). stderr:\n${this.stderr}`, { cause: error });
+    }
   }
 
   prompt(sessionId: string, prompt: string | acp.ContentBlock[], options?: acp.SendRequestOptions): Promise<acp.PromptResponse> {
