@@ -51,7 +51,7 @@ export { createMessageId, messageText, messagesChannel, replaceMessages, userMes
 export { CompiledGraph, type CompileOptions, type ThreadInfo } from "./graph/compiled-graph.js";
 export type { InterruptOptions, InterruptRequest, NodeContext } from "./graph/node-context.js";
 export type { FormAnswer, Interrupt } from "./graph/interrupt.js";
-export type { FinishReason, NodeEvent, PlanEntry, RunEvent, RuntimeEvent, Usage } from "./graph/events.js";
+export type { CompactionStatus, FinishReason, NodeEvent, NoticeSeverity, PlanEntry, RunEvent, RuntimeEvent, Usage } from "./graph/events.js";
 export type { GraphRun, RunConfig, RunFinish, RunOptions, RunOutcome } from "./graph/run-outcome.js";
 export { GraphDefinitionError, LeaseLostError, NodeFailedError, ThreadBusyError, UnknownInterruptError } from "./graph/graph-errors.js";
 

@@ -25,6 +25,12 @@ export interface PlanEntry {
   status: "pending" | "in_progress" | "completed";
 }
 
+/** How much a notice matters to the person. */
+export type NoticeSeverity = "info" | "warning" | "error";
+
+/** Where a compaction of the conversation is: started, done, failed or given up. */
+export type CompactionStatus = "in_progress" | "completed" | "failed" | "cancelled";
+
 /** Events a node may emit. */
 export type NodeEvent =
   | { type: "message-start"; messageId: string }
@@ -48,6 +54,18 @@ export type NodeEvent =
       locations?: ToolLocation[] | undefined;
     }
   | { type: "plan"; entries: PlanEntry[] }
+  /**
+   * Something the person should know now, beside the reply (a server that did not start, a limit
+   * close by). Live only: it is not part of the conversation and is not replayed.
+   */
+  | { type: "notice"; severity: NoticeSeverity; title: string; description?: string | undefined }
+  /**
+   * A compaction of the conversation (older messages replaced by a summary), by id: sent when it
+   * starts and when it ends. `summary`, when given, is the whole summary so far.
+   */
+  | { type: "compaction"; compactionId: string; status: CompactionStatus; summary?: string | undefined; error?: string | undefined }
+  /** More of a compaction's summary, as it is written. */
+  | { type: "compaction-delta"; compactionId: string; delta: string }
   | { type: "custom"; name: string; data: unknown };
 
 /** Events the runtime itself emits. */

@@ -4,7 +4,8 @@
 // request of its session is in flight, and updates about the session itself (its config, mode,
 // commands, title, usage) at any time, but only once the editor knows the session (for a new one,
 // after the session/new answer, since Zed drops updates of a session it does not know yet); and
-// that a form goes only to a client that advertised forms, in form mode.
+// that what ACP gates on a client capability goes only to a client that advertised it: a form (in
+// form mode), fs and terminal requests, notices and compactions.
 
 import { createRequire } from "node:module";
 
@@ -42,7 +43,30 @@ const RESPONSE_RESULTS: Record<string, string> = {
   "session/set_mode": "SetSessionModeResponse",
 };
 /** Updates about a session rather than a turn of it: an agent may send them between requests. */
-const SESSION_LEVEL_UPDATES = new Set(["config_option_update", "current_mode_update", "available_commands_update", "session_info_update", "usage_update"]);
+const SESSION_LEVEL_UPDATES = new Set(["config_option_update", "current_mode_update", "available_commands_update", "session_info_update", "usage_update", "notice"]);
+
+/** What a client must have advertised in `initialize` before the agent may send each of these. */
+const GATES: Record<string, { capability: string; advertised: (capabilities: ClientCapabilities) => boolean }> = {
+  "fs/read_text_file": { capability: "fs.readTextFile", advertised: (capabilities) => capabilities.fs?.readTextFile === true },
+  "fs/write_text_file": { capability: "fs.writeTextFile", advertised: (capabilities) => capabilities.fs?.writeTextFile === true },
+  terminal: { capability: "terminal", advertised: (capabilities) => capabilities.terminal === true },
+  "elicitation/create": { capability: "elicitation.form", advertised: (capabilities) => given(capabilities.elicitation?.form) },
+  notice: { capability: "session.notices", advertised: (capabilities) => given(capabilities.session?.notices) },
+  compaction_update: { capability: "session.compaction", advertised: (capabilities) => given(capabilities.session?.compaction) },
+  compaction_summary_chunk: { capability: "session.compaction", advertised: (capabilities) => given(capabilities.session?.compaction) },
+};
+
+interface ClientCapabilities {
+  fs?: { readTextFile?: unknown; writeTextFile?: unknown };
+  terminal?: unknown;
+  elicitation?: { form?: unknown };
+  session?: { notices?: unknown; compaction?: unknown };
+}
+
+/** ACP advertises these with an object (`{}`); omitted and null mean not. */
+function given(capability: unknown): boolean {
+  return capability !== undefined && capability !== null;
+}
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
 ajv.addSchema({ ...schema, $id: "acp" });
@@ -85,8 +109,8 @@ export class WireChecker {
   private readonly requestSessions = new Map<string, string>();
   /** Sessions the editor knows: answered by session/new, or being loaded or resumed (Zed registers those first). */
   private readonly knownSessions = new Set<string>();
-  /** Whether the client's last `initialize` advertised form elicitation. */
-  private formsAdvertised = false;
+  /** What the client's last `initialize` advertised. */
+  private capabilities: ClientCapabilities = {};
 
   /** A line the client wrote. */
   fromClientLine(line: string): void {
@@ -103,8 +127,7 @@ export class WireChecker {
     if (typeof message.method === "string" && "id" in message) {
       this.clientRequests.set(JSON.stringify(message.id), message.method);
       if (message.method === "initialize") {
-        const form = ((message.params as Json | undefined)?.clientCapabilities as { elicitation?: { form?: unknown } } | undefined)?.elicitation?.form;
-        this.formsAdvertised = form !== undefined && form !== null;
+        this.capabilities = ((message.params as Json | undefined)?.clientCapabilities as ClientCapabilities | undefined) ?? {};
       }
       const sessionId = (message.params as Json | undefined)?.sessionId;
       if (typeof sessionId === "string") {
@@ -151,9 +174,7 @@ export class WireChecker {
       if (method === "elicitation/create" && !acp.CreateElicitationRequest.isForm(message.params as acp.CreateElicitationRequest)) {
         this.problems.push({ line, problem: "elicitation/create is not a valid form-mode request (weft sends forms only)" });
       }
-      if (method === "elicitation/create" && !this.formsAdvertised) {
-        this.problems.push({ line, problem: "elicitation/create sent to a client that did not advertise elicitation.form" });
-      }
+      this.checkGate(line, method.startsWith("terminal/") ? "terminal" : method, method);
       return;
     }
     const requested = this.clientRequests.get(JSON.stringify(message.id));
@@ -183,9 +204,18 @@ export class WireChecker {
     }
   }
 
+  /** A problem when `what` (a method, or an update's kind) needs a capability the client did not advertise. */
+  private checkGate(line: string, gate: string, what: string): void {
+    const needs = GATES[gate];
+    if (needs && !needs.advertised(this.capabilities)) {
+      this.problems.push({ line, problem: `${what} sent to a client that did not advertise ${needs.capability}` });
+    }
+  }
+
   private checkUpdate(line: string, params: Json): void {
     const sessionId = params.sessionId as string;
     const update = params.update as Json;
+    this.checkGate(line, update.sessionUpdate as string, update.sessionUpdate as string);
     if (SESSION_LEVEL_UPDATES.has(update.sessionUpdate as string)) {
       if (!this.knownSessions.has(sessionId)) {
         this.problems.push({ line, problem: `${String(update.sessionUpdate)} arrived before the editor knew the session (before the session/new answer)` });

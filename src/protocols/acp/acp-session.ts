@@ -9,6 +9,8 @@
 import { carryOnTurn } from "./carry-on.js";
 import { createMessageId } from "../../graph/messages.js";
 import type { AcpContentBlock } from "./content.js";
+import type { AcpNotice } from "./editor-bridge.js";
+import { noticeUpdate } from "./notices.js";
 import type { SessionCommands } from "./session-commands.js";
 import type { SessionConfig } from "./session-config.js";
 import type { AcpSessionInfo } from "./session-store.js";
@@ -172,6 +174,18 @@ export class LiveSession {
   }
 
   /** Shows the person a message outside any turn's reply; resolves when it is written. */
+  /**
+   * Shows the person a notice once the editor knows the session; false, sending nothing, when the
+   * editor does not show notices.
+   */
+  notice(notice: AcpNotice): boolean {
+    if (!this.parts.view.shows?.().notices) {
+      return false;
+    }
+    this.parts.held.send(noticeUpdate(notice));
+    return true;
+  }
+
   async say(text: string): Promise<void> {
     void this.parts.updates.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
     await this.parts.updates.flush();

@@ -3,6 +3,7 @@
 
 import type { ClientRequestMethod, ClientRequestParamsByMethod, ClientRequestResponsesByMethod } from "@agentclientprotocol/sdk";
 
+import type { NoticeSeverity } from "../../graph/events.js";
 import type { AcpSessionInfo } from "./session-store.js";
 
 /** What the editor said it can do for the agent, in `initialize`. */
@@ -13,6 +14,16 @@ export interface AcpClientCapabilities {
   terminal?: boolean | undefined;
   /** Asking the person to fill in forms (`elicitation/create` in form mode). */
   elicitation?: { form?: boolean | undefined } | undefined;
+  /** What the editor shows of a session beside its turns: notices, and compactions of the conversation. */
+  session?: { notices?: boolean | undefined; compaction?: boolean | undefined } | undefined;
+}
+
+/** A notice for the person, shown beside the conversation (ACP's `notice` update). */
+export interface AcpNotice {
+  severity: NoticeSeverity;
+  /** Plain text that stands on its own; not empty. */
+  title: string;
+  description?: string | undefined;
 }
 
 /** The connection to the editor, as a bridge sees it. */
@@ -30,6 +41,12 @@ export interface AcpConnection {
   session(sessionId: string): AcpSessionInfo | undefined;
   /** Shows the person a message in a session, outside any turn's reply. */
   notify?(sessionId: string, text: string): Promise<void>;
+  /**
+   * Shows the person a notice in a session, as a `notice` update once the editor knows the
+   * session. Resolves false, sending nothing, when the editor did not advertise notices (or the
+   * session is not open): then say it some other way, such as takeNotices.
+   */
+  notice?(sessionId: string, notice: AcpNotice): Promise<boolean>;
 }
 
 /** Something that uses the editor's connection, such as `acpEditor()`. `serveAcp()` attaches it when it starts. */
@@ -47,6 +64,9 @@ export interface AcpEditorBridge {
   openSession?(session: AcpSessionInfo): void | Promise<void>;
   /** Called when a session closes or is deleted. */
   closeSession?(sessionId: string): void | Promise<void>;
-  /** Messages for the person (such as an MCP server that failed), shown at the start of the session's next turn. */
+  /**
+   * Messages for the person (such as an MCP server that failed), shown as the agent's text at the
+   * start of the session's next turn: the way to tell an editor that does not show notices.
+   */
   takeNotices?(sessionId: string): string[] | Promise<string[]>;
 }

@@ -43,7 +43,7 @@ export {
 export { storeAcpSessions, type SharedAcpSessionStore } from "./store-sessions.js";
 
 // The editor bridge: the editor's files, terminals and MCP servers as the agent's tools.
-export type { AcpClientCapabilities, AcpConnection, AcpEditorBridge } from "./editor-bridge.js";
+export type { AcpClientCapabilities, AcpConnection, AcpEditorBridge, AcpNotice } from "./editor-bridge.js";
 export { acpEditor, type AcpEditor, type AcpEditorOptions } from "./editor/acp-editor.js";
 export type { EditorLimits } from "./editor/editor-access.js";
 

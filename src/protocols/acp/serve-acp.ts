@@ -408,6 +408,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
     notify: async (sessionId, text) => {
       await sessions.get(sessionId)?.say(text);
     },
+    notice: async (sessionId, notice) => sessions.get(sessionId)?.notice(notice) ?? false,
   };
   options.editor?.attach(bridgeConnection);
 
@@ -488,12 +489,18 @@ function answerWritten(): { written: Promise<void>; returning(): void } {
   return { written, returning: () => setImmediate(settle) };
 }
 
+function advertised(capability: unknown): boolean {
+  return capability !== undefined && capability !== null;
+}
+
 function readCapabilities(capabilities: acp.ClientCapabilities | undefined): AcpClientCapabilities {
   const result: AcpClientCapabilities = {
     fs: { readTextFile: Boolean(capabilities?.fs?.readTextFile), writeTextFile: Boolean(capabilities?.fs?.writeTextFile) },
     terminal: Boolean(capabilities?.terminal),
     // `elicitation: {}` alone advertises no mode: forms need `form` itself.
-    elicitation: { form: capabilities?.elicitation?.form !== undefined && capabilities.elicitation.form !== null },
+    elicitation: { form: advertised(capabilities?.elicitation?.form) },
+    // `{}` advertises each of these; omitted and null do not.
+    session: { notices: advertised(capabilities?.session?.notices), compaction: advertised(capabilities?.session?.compaction) },
   };
   return result;
 }

@@ -10,6 +10,7 @@ import type { ConfigOptions } from "./config-options.js";
 import type { AcpClientCapabilities, AcpEditorBridge } from "./editor-bridge.js";
 import { requestForm } from "./elicitation.js";
 import { HeldUpdates } from "./held-updates.js";
+import { shownBeside } from "./notices.js";
 import { requestPermission } from "./permissions.js";
 import { SessionCommands } from "./session-commands.js";
 import { SessionConfig } from "./session-config.js";
@@ -79,7 +80,7 @@ export function sessionParts(services: SessionServices, record: AcpSessionRecord
     usage,
     title: new SessionTitle(session, held, services.title, logger, services.closing),
     transcript: new Transcript(),
-    view: { cwd: record.info.cwd, ids: new ToolCallIds(), kind: services.kind, contentLimit: services.contentLimit },
+    view: { cwd: record.info.cwd, ids: new ToolCallIds(), kind: services.kind, contentLimit: services.contentLimit, shows: () => shownBeside(services.capabilities()) },
     askPermission: (toolCall, toolName, signal, offer) => requestPermission(client, sessionId, toolCall, toolName, signal, offer),
     showsForms: () => Boolean(services.capabilities().elicitation?.form),
     askForm: (form, signal) => requestForm(client, sessionId, form, signal),

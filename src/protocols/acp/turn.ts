@@ -348,6 +348,11 @@ export class Turn {
           await written;
         }
       }
+      if (event.type === "notice") {
+        this.parts.logger.info("Notice", { sessionId: session.id, severity: event.severity, title: event.title, description: event.description });
+      } else if (event.type === "compaction") {
+        this.parts.logger.info("Compaction", { sessionId: session.id, compactionId: event.compactionId, status: event.status, error: event.error });
+      }
       usage.observe(event);
       transcript.observe(event);
       if (event.type === "checkpoint") {

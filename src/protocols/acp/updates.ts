@@ -7,6 +7,7 @@ import type { SessionUpdate, ToolCall, ToolCallStatus, ToolCallUpdate } from "@a
 import type { RunEvent } from "../../graph/events.js";
 import type { Message, ToolCallPart, ToolResultPart } from "../../types/messages.js";
 import { partToBlock } from "./content.js";
+import { besideUpdates, type ShownBeside } from "./notices.js";
 import { type AcpToolKind, toolContent, type ToolCallIds, toolLocations, toolTitle, wireLocations } from "./tool-calls.js";
 
 /** What the agent tells the editor during a turn: ACP's `session/update`, as the SDK defines it. */
@@ -23,6 +24,8 @@ export interface UpdateContext {
   ids: ToolCallIds;
   kind: (name: string, args: unknown) => AcpToolKind;
   contentLimit: number;
+  /** Whether the editor shows notices and compactions; neither when absent (see notices.ts). */
+  shows?: (() => ShownBeside) | undefined;
 }
 
 /** Announces a tool call: what the editor needs to show it before it runs. */
@@ -103,6 +106,10 @@ export function eventUpdates(event: RunEvent, context: UpdateContext): AcpSessio
     }
     case "plan":
       return [{ sessionUpdate: "plan", entries: event.entries.map((entry) => ({ content: entry.content, priority: entry.priority, status: entry.status })) }];
+    case "notice":
+    case "compaction":
+    case "compaction-delta":
+      return besideUpdates(event, context.shows?.() ?? { notices: false, compaction: false });
     default:
       return [];
   }

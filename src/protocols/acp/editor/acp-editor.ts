@@ -43,6 +43,19 @@ export function acpEditor(options: AcpEditorOptions = {}): AcpEditor {
   const servers = new Map<string, SessionMcpServers>();
   const reported = new Map<string, number>();
 
+  const showsNotices = () => Boolean(access.connection?.notice && access.connection.capabilities().session?.notices);
+  /** The session's failures not told yet, which count as told from now on. */
+  const unreported = (sessionId: string, session: SessionMcpServers) => {
+    const already = reported.get(sessionId) ?? 0;
+    reported.set(sessionId, session.failures.length);
+    return session.failures.slice(already);
+  };
+  const announce = async (sessionId: string, session: SessionMcpServers) => {
+    for (const { server, reason } of unreported(sessionId, session)) {
+      await access.connection?.notice?.(sessionId, { severity: "warning", title: `The MCP server "${server}" is not available`, description: `${reason.replace(/\.$/, "")}. Carrying on without its tools.` });
+    }
+  };
+
   const close = async (sessionId: string) => {
     const current = servers.get(sessionId);
     servers.delete(sessionId);
@@ -70,7 +83,13 @@ export function acpEditor(options: AcpEditorOptions = {}): AcpEditor {
       }
       if (configs.length > 0) {
         // Connecting starts now and goes on in the background; the first turn waits for it.
-        servers.set(session.id, new SessionMcpServers(configs, logger, () => access.limits.modelChars));
+        const mcp = new SessionMcpServers(configs, logger, () => access.limits.modelChars);
+        servers.set(session.id, mcp);
+        // An editor that shows notices hears of a server that failed as soon as it has; any
+        // other is told at the start of the next turn (takeNotices).
+        void mcp.ready
+          .then(() => (servers.get(session.id) === mcp && showsNotices() ? announce(session.id, mcp) : undefined))
+          .catch((error: unknown) => logger.warn("Could not tell the editor of MCP servers that failed", { sessionId: session.id, error: String(error) }));
       }
     },
 
@@ -82,9 +101,10 @@ export function acpEditor(options: AcpEditorOptions = {}): AcpEditor {
         return [];
       }
       await session.ready;
-      const already = reported.get(sessionId) ?? 0;
-      reported.set(sessionId, session.failures.length);
-      return session.failures.slice(already).map(({ server, reason }) => `The MCP server "${server}" is not available (${reason}); carrying on without its tools.`);
+      if (showsNotices()) {
+        return [];
+      }
+      return unreported(sessionId, session).map(({ server, reason }) => `The MCP server "${server}" is not available (${reason}); carrying on without its tools.`);
     },
 
     async tools({ threadId }) {
