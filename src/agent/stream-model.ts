@@ -231,7 +231,7 @@ async function consume(
         case "text-start":
         case "reasoning-start":
           announce();
-          textBlock(part.type === "text-start" ? "text" : "reasoning", part.id);
+          keepMetadata(textBlock(part.type === "text-start" ? "text" : "reasoning", part.id), part.providerMetadata);
           break;
         case "text-delta":
         case "reasoning-delta": {
@@ -239,6 +239,8 @@ async function consume(
           const type = part.type === "text-delta" ? "text" : "reasoning";
           const block = textBlock(type, part.id);
           block.text += part.delta;
+          // Anthropic sends a thinking block's signature as metadata on a delta of its own.
+          keepMetadata(block, part.providerMetadata);
           if (part.delta.length > 0) {
             emit({ type: type === "text" ? "text-delta" : "reasoning-delta", messageId, delta: part.delta });
           }
@@ -247,8 +249,8 @@ async function consume(
         case "text-end":
         case "reasoning-end": {
           const block = open.get(`${part.type === "text-end" ? "text" : "reasoning"}:${part.id}`);
-          if (block && part.providerMetadata) {
-            block.providerMetadata = part.providerMetadata;
+          if (block) {
+            keepMetadata(block, part.providerMetadata);
           }
           break;
         }
@@ -307,6 +309,22 @@ async function consume(
   const message: AssistantMessage = { id: messageId, role: "assistant", parts, finishReason, createdAt: new Date().toISOString() };
   emit(usage ? { type: "message-end", messageId, finishReason, usage } : { type: "message-end", messageId, finishReason });
   return { message, finishReason, usage };
+}
+
+/**
+ * Adds provider metadata that arrived on a part of a text or reasoning block to the block, merged
+ * per provider, so what the provider needs to see again (an item id, a thinking signature) is
+ * sent back with the block whichever part carried it.
+ */
+function keepMetadata(block: { providerMetadata?: Record<string, Record<string, unknown>> | undefined }, metadata: Record<string, Record<string, unknown>> | undefined): void {
+  if (!metadata) {
+    return;
+  }
+  const merged = { ...block.providerMetadata };
+  for (const [provider, values] of Object.entries(metadata)) {
+    merged[provider] = { ...merged[provider], ...values };
+  }
+  block.providerMetadata = merged;
 }
 
 /** Tool input arrives as JSON text; text that is not JSON is kept as a string for the tool node to refuse. */

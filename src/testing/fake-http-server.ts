@@ -55,7 +55,7 @@ export abstract class FakeHttpServer<Request> {
 
   /** The path under `/v1` the API is posted to, such as `/chat/completions`. */
   protected abstract readonly path: string;
-  /** What a request body is recorded and shown to a script function as. */
+  /** What a request body is recorded and shown to a script function as. Throwing answers 400 with the message. */
   protected abstract read(body: unknown): Request;
   /** Whether the client asked for a streamed reply. */
   protected abstract streams(body: unknown): boolean;
@@ -81,8 +81,16 @@ export abstract class FakeHttpServer<Request> {
     for await (const chunk of request) {
       text += String(chunk);
     }
-    const body = JSON.parse(text) as unknown;
-    const parsed = this.read(body);
+    let body: unknown;
+    let parsed: Request;
+    try {
+      body = JSON.parse(text) as unknown;
+      parsed = this.read(body);
+    } catch (error) {
+      // What a real API does with a body it cannot make sense of.
+      this.answerError(response, 400, error instanceof Error ? error.message : String(error));
+      return;
+    }
     const index = this.requests.length;
     this.requests.push(parsed);
     this.requestTimes.push(performance.now());
