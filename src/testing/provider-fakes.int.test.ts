@@ -1,6 +1,7 @@
 // The fake Responses and Messages servers through the real AI SDK providers (`openai:` and
 // `anthropic:` as resolveModel makes them) and createAgent: a turn with a tool call, what each
-// server was sent, usage, reasoning, errors in each API's own JSON, a stall and a mid-stream error.
+// server was sent, usage, reasoning, errors in each API's own JSON, a stall and a mid-stream error
+// (which the chat-completions fake can send too).
 
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -14,6 +15,7 @@ import type { GraphRun } from "../graph/run-outcome.js";
 import { resolveModel } from "../models/resolve-model.js";
 import type { FakeModelRequest } from "./fake-model-request.js";
 import { FakeMessagesServer } from "./fake-messages-server.js";
+import { FakeModelServer } from "./fake-model-server.js";
 import type { FakeScriptFor } from "./fake-reply.js";
 import { FakeResponsesServer } from "./fake-responses-server.js";
 
@@ -160,5 +162,35 @@ describe("what each provider sends back in its own format", () => {
       },
       { role: "user", content: [{ type: "tool_result", tool_use_id: "call_add", content: "5" }] },
     ]);
+  });
+});
+
+describe("the fakes on the wire", () => {
+  it("answer errors in each API's own error JSON, and an unknown item_reference with 400", async () => {
+    const responses = await FakeResponsesServer.start([{ status: 429, error: "Slow down" }]);
+    const messages = await FakeMessagesServer.start([{ status: 529, error: "Overloaded" }]);
+    servers.push(responses, messages);
+    const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+    const limited = await post(`${responses.url}/responses`, { model: "m", input: "hi", stream: true });
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toEqual({ error: { message: "Slow down", type: "requests", code: "rate_limit_exceeded", param: null } });
+    const unknown = await post(`${responses.url}/responses`, { model: "m", input: [{ type: "item_reference", id: "msg_nowhere" }] });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ error: { message: "Item with id 'msg_nowhere' not found." } });
+
+    const overloaded = await post(`${messages.url}/messages`, { model: "m", messages: [{ role: "user", content: "hi" }], stream: true });
+    expect(overloaded.status).toBe(529);
+    expect(await overloaded.json()).toEqual({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+    expect(messages.requests[0]).toMatchObject({ model: "m", system: "", messages: [{ role: "user", text: "hi" }], stream: true });
+  });
+
+  it("the chat-completions fake sends an in-stream error after output has begun", async () => {
+    const server = await FakeModelServer.start([{ text: ["a", "b", "c"], errorAfter: 3, error: "The model is overloaded mid-reply" }]);
+    servers.push(server);
+    const model = await resolveModel("openai-compatible:fake-model", { baseURL: server.url });
+    const outcome = await createAgent({ model }).run(input("hi"), { threadId: "t" }).outcome;
+    expect(outcome.status).toBe("failed");
+    expect(outcome.status === "failed" && outcome.error.message).toContain("The model is overloaded mid-reply");
   });
 });
