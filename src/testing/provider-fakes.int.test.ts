@@ -111,6 +111,14 @@ describe.each(providers)("the fake $provider server through the real provider", 
     expect(server.requests).toHaveLength(2);
   });
 
+  it("retries a busy error the stream sends before any output, once the server recovers", async () => {
+    // After the first event (response.created, message_start): the API has answered 200.
+    const { agent, server } = await agentOn([{ text: "too soon", errorAfter: 1, error: "Overloaded" }, { text: "fine now" }]);
+    const outcome = await agent.run(input("hi"), { threadId: "t" }).outcome;
+    expect(outcome.status).toBe("completed");
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("fails with the stream's error event after output has begun", async () => {
     const { agent } = await agentOn([{ text: ["a", "b", "c", "d"], errorAfter: 8, error: "The model is overloaded mid-reply" }]);
     const outcome = await agent.run(input("hi"), { threadId: "t" }).outcome;
