@@ -1,7 +1,7 @@
 // A fake Anthropic Messages API server (`POST /v1/messages`) on 127.0.0.1, the API the AI SDK's
 // Anthropic provider calls for `anthropic:` models. It streams scripted replies as the real API's
-// events (thinking, text and tool_use content blocks, stop reason and usage on message_delta) and
-// answers errors in Anthropic's error JSON.
+// events (thinking, text and tool_use content blocks, stop reason and usage on message_delta), or
+// whole when not asked to stream, and answers errors in Anthropic's error JSON.
 
 import { FakeHttpServer, type FakeStreamEvent, namedFrame } from "./fake-http-server.js";
 import { appendAssistant, type FakeModelMessage, type FakeModelRequest, textOf } from "./fake-model-request.js";
@@ -62,6 +62,31 @@ export class FakeMessagesServer extends FakeHttpServer<FakeModelRequest> {
 
   protected streamError(message: string): string {
     return namedFrame("error", { type: "error", error: { type: "overloaded_error", message } });
+  }
+
+  protected override completion(reply: FakeReply, request: FakeModelRequest): unknown {
+    const number = ++this.replies;
+    const { promptTokens, completionTokens } = usageOf(reply);
+    const content: unknown[] = [];
+    if (pieces(reply.reasoning).length > 0) {
+      content.push({ type: "thinking", thinking: pieces(reply.reasoning).join(""), signature: `fake-signature-${number}` });
+    }
+    if (pieces(reply.text).length > 0) {
+      content.push({ type: "text", text: pieces(reply.text).join("") });
+    }
+    reply.toolCalls?.forEach((call, callIndex) => {
+      content.push({ type: "tool_use", id: call.id ?? `toolu_fake_${number}_${callIndex + 1}`, name: call.name, input: JSON.parse(argumentsText(call)) as unknown });
+    });
+    return {
+      id: `msg_fake_${number}`,
+      type: "message",
+      role: "assistant",
+      model: request.model,
+      content,
+      stop_reason: STOP_REASONS[finishOf(reply)],
+      stop_sequence: null,
+      usage: { input_tokens: promptTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: completionTokens },
+    };
   }
 
   protected events(reply: FakeReply, request: FakeModelRequest): FakeStreamEvent[] {

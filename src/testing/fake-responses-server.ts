@@ -1,7 +1,8 @@
 // A fake OpenAI Responses API server (`POST /v1/responses`) on 127.0.0.1, the API the AI SDK's
 // OpenAI provider calls for `openai:` models. It streams scripted replies as the real API's events
-// (message, reasoning and function-call items, usage on response.completed), answers errors in
-// OpenAI's error JSON, and resolves `item_reference` inputs to the items it sent before.
+// (message, reasoning and function-call items, usage on response.completed), or whole when not
+// asked to stream, answers errors in OpenAI's error JSON, and resolves `item_reference` inputs to
+// the items it sent before, as the real API does for stored responses.
 
 import { FakeHttpServer, type FakeStreamEvent, namedFrame } from "./fake-http-server.js";
 import { appendAssistant, type FakeModelMessage, type FakeModelRequest, parseArguments, textOf } from "./fake-model-request.js";
@@ -76,6 +77,15 @@ export class FakeResponsesServer extends FakeHttpServer<FakeModelRequest> {
   }
 
   protected events(reply: FakeReply, request: FakeModelRequest): FakeStreamEvent[] {
+    return this.respond(reply, request).events;
+  }
+
+  protected override completion(reply: FakeReply, request: FakeModelRequest): unknown {
+    return this.respond(reply, request).response;
+  }
+
+  /** A reply as the events that stream it and the finished response they add up to. */
+  private respond(reply: FakeReply, request: FakeModelRequest): { events: FakeStreamEvent[]; response: Record<string, unknown> } {
     const number = ++this.responses;
     const createdAt = Math.floor(Date.now() / 1000);
     const response = { id: `resp_fake_${number}`, object: "response", created_at: createdAt, model: request.model };
@@ -148,10 +158,9 @@ export class FakeResponsesServer extends FakeHttpServer<FakeModelRequest> {
     };
     const finish = finishOf(reply);
     const incomplete = finish === "length" ? "max_output_tokens" : finish === "content_filter" ? "content_filter" : undefined;
-    push(incomplete ? "response.incomplete" : "response.completed", {
-      response: { ...response, status: incomplete ? "incomplete" : "completed", incomplete_details: incomplete ? { reason: incomplete } : null, output, usage },
-    });
-    return out;
+    const finished = { ...response, status: incomplete ? "incomplete" : "completed", incomplete_details: incomplete ? { reason: incomplete } : null, output, usage };
+    push(incomplete ? "response.incomplete" : "response.completed", { response: finished });
+    return { events: out, response: finished };
   }
 }
 

@@ -202,3 +202,19 @@ describe("the fakes on the wire", () => {
     expect(outcome.status === "failed" && outcome.error.message).toContain("The model is overloaded mid-reply");
   });
 });
+
+describe.each(providers)("the fake $provider server without streaming", ({ spec, start }) => {
+  it("answers a whole reply with its text, tool call and usage", async () => {
+    const server = await start([{ text: "Adding.", toolCalls: [{ name: "add", arguments: { a: 2, b: 3 }, id: "call_add" }], usage: { promptTokens: 40, completionTokens: 9 } }]);
+    servers.push(server);
+    const model = await resolveModel(spec, { baseURL: server.url, apiKey: "test-key" });
+    const result = await model.doGenerate({ prompt: [{ role: "user", content: [{ type: "text", text: "2+3?" }] }] });
+    expect(result.content).toEqual([
+      expect.objectContaining({ type: "text", text: "Adding." }),
+      expect.objectContaining({ type: "tool-call", toolCallId: "call_add", toolName: "add", input: '{"a":2,"b":3}' }),
+    ]);
+    expect(result.finishReason.unified).toBe("tool-calls");
+    expect(result.usage).toMatchObject({ inputTokens: { total: 40 }, outputTokens: { total: 9 } });
+    expect(server.requests[0]?.stream).toBe(false);
+  });
+});
