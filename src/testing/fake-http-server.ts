@@ -57,8 +57,10 @@ export abstract class FakeHttpServer<Request> {
   protected abstract readonly path: string;
   /** What a request body is recorded and shown to a script function as. Throwing answers 400 with the message. */
   protected abstract read(body: unknown): Request;
-  /** Whether the client asked for a streamed reply. */
-  protected abstract streams(body: unknown): boolean;
+  /** Whether the client asked for a streamed reply: `stream: true` in each of these APIs. */
+  protected streams(body: unknown): boolean {
+    return (body as { stream?: unknown }).stream === true;
+  }
   /** The JSON body of an error answer with this status. */
   protected abstract errorBody(status: number, message: string): unknown;
   /** The events a streamed reply is made of, in order. */

@@ -52,10 +52,6 @@ export class FakeMessagesServer extends FakeHttpServer<FakeModelRequest> {
     return { model: String(request.model), system: textOf(request.system), messages, tools, stream: request.stream === true, body: request };
   }
 
-  protected streams(body: unknown): boolean {
-    return (body as { stream?: unknown }).stream === true;
-  }
-
   protected errorBody(status: number, message: string): unknown {
     return { type: "error", error: { type: anthropicErrorType(status), message } };
   }

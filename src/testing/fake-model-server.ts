@@ -32,10 +32,6 @@ export class FakeModelServer extends FakeHttpServer<ChatRequest> {
     return body as ChatRequest;
   }
 
-  protected streams(body: unknown): boolean {
-    return (body as ChatRequest).stream === true;
-  }
-
   protected errorBody(_status: number, message: string): unknown {
     return { error: { message, type: "fake_error" } };
   }

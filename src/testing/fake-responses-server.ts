@@ -64,10 +64,6 @@ export class FakeResponsesServer extends FakeHttpServer<FakeModelRequest> {
     // Reasoning items carry nothing the conversation shows.
   }
 
-  protected streams(body: unknown): boolean {
-    return (body as { stream?: unknown }).stream === true;
-  }
-
   protected errorBody(status: number, message: string): unknown {
     return { error: { message, ...openAIErrorKind(status), param: null } };
   }
