@@ -4,7 +4,7 @@
 // whole when not asked to stream, and answers errors in Anthropic's error JSON.
 
 import { FakeHttpServer, type FakeStreamEvent, namedFrame } from "./fake-http-server.js";
-import { appendAssistant, type FakeModelMessage, type FakeModelRequest, textOf } from "./fake-model-request.js";
+import { appendAssistant, type FakeModelMessage, type FakeModelRequest, parseArguments, textOf } from "./fake-model-request.js";
 import { argumentsText, type FakeReply, type FakeScriptFor, finishOf, pieces, usageOf } from "./fake-reply.js";
 
 type ContentBlock = Record<string, unknown> & { type?: unknown };
@@ -71,7 +71,7 @@ export class FakeMessagesServer extends FakeHttpServer<FakeModelRequest> {
       content.push({ type: "text", text: pieces(reply.text).join("") });
     }
     reply.toolCalls?.forEach((call, callIndex) => {
-      content.push({ type: "tool_use", id: call.id ?? `toolu_fake_${number}_${callIndex + 1}`, name: call.name, input: JSON.parse(argumentsText(call)) as unknown });
+      content.push({ type: "tool_use", id: call.id ?? `toolu_fake_${number}_${callIndex + 1}`, name: call.name, input: parseArguments(argumentsText(call)) });
     });
     return {
       id: `msg_fake_${number}`,
