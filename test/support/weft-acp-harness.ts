@@ -21,13 +21,15 @@ export interface WeftAcpHarness {
   start(env?: Record<string, string | undefined>, args?: readonly string[]): AgentProcess;
   /** Starts a fake model server for this test, with the environment that points `weft acp` at it. */
   fakeModel(script: FakeScript): Promise<{ model: FakeModelServer; env: Record<string, string> }>;
+  /** Closes `server` (another fake model server, say) after this test, with the agents. */
+  closeAfter<Server extends { close(): Promise<void> }>(server: Server): Server;
 }
 
 export function weftAcpHarness(): WeftAcpHarness {
   let home = "";
   let project = "";
   const agents: AgentProcess[] = [];
-  const servers: FakeModelServer[] = [];
+  const servers: Array<{ close(): Promise<void> }> = [];
 
   beforeEach(() => {
     home = mkdtempSync(join(tmpdir(), "weft-home-"));
@@ -51,7 +53,7 @@ export function weftAcpHarness(): WeftAcpHarness {
       const agent = AgentProcess.start({
         command: process.execPath,
         args: [join(repoRoot, "bin/weft.js"), "acp", ...args],
-        env: { XDG_STATE_HOME: home, WEFT_MODEL: undefined, WEFT_BASE_URL: undefined, WEFT_SESSIONS: undefined, WEFT_API_KEY: undefined, OPENAI_API_KEY: undefined, ...env },
+        env: { XDG_STATE_HOME: home, WEFT_MODEL: undefined, WEFT_BASE_URL: undefined, WEFT_SESSIONS: undefined, WEFT_API_KEY: undefined, OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined, ...env },
       });
       agents.push(agent);
       return agent;
@@ -60,6 +62,10 @@ export function weftAcpHarness(): WeftAcpHarness {
       const model = await FakeModelServer.start(script);
       servers.push(model);
       return { model, env: { WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url } };
+    },
+    closeAfter(server) {
+      servers.push(server);
+      return server;
     },
   };
 }
