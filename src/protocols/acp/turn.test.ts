@@ -126,6 +126,9 @@ describe("startTurn", () => {
       ["run", undefined],
       ["resume", { i1: { decision: "approve" } }],
     ]);
+    // The run never announced the call (as after a crash, when the session missed it), so it is
+    // announced before the request: every later update of it has a call to update.
+    expect(test.updates.filter((update) => update.sessionUpdate === "tool_call")).toMatchObject([{ toolCallId: "call_write_file", status: "pending" }]);
     // Every run of the turn has the turn's id.
     expect(new Set(graph.calls.map((call) => call.options.runId)).size).toBe(1);
   });

@@ -16,6 +16,7 @@ import type { Principal } from "../../types/principal.js";
 import type { ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRun, ProtocolRunOptions } from "../shared.js";
 import { type AcpContentBlock, promptToMessage } from "./content.js";
 import { settleFailedTurn } from "./failed-turn.js";
+import { isToolQuestion } from "../../agent/tool-question.js";
 import { approvalToolCall } from "./approval-tool-call.js";
 import { LiveToolCalls } from "./live-tool-calls.js";
 import { editedInput, editFirstForm } from "./edit-first.js";
@@ -34,7 +35,7 @@ import type { StoredSession } from "./stored-session.js";
 import type { Transcript } from "./transcript.js";
 import { type AcpStopReason, ended, failed, stopReasonOf, type TurnEnd } from "./turn-end.js";
 import type { UpdateSink } from "./update-sink.js";
-import { eventUpdates, type UpdateContext } from "./updates.js";
+import { eventUpdates, toolCallUpdate, type UpdateContext } from "./updates.js";
 
 /** The integrator's choices that shape a turn (see AcpOptions). */
 export interface TurnSettings {
@@ -260,6 +261,20 @@ export class Turn {
     return this.finish(outcome);
   }
 
+  /**
+   * Announces a call this editor was never shown (a turn carried on after a crash, whose record
+   * missed the call) before asking about it, so what follows about it has a call to update.
+   */
+  private async announceUnseen(toolCallId: string, toolName: string, input: unknown): Promise<void> {
+    const { view, updates } = this.parts;
+    if (view.ids.has(toolCallId)) {
+      return;
+    }
+    const announced = toolCallUpdate(view, view.ids.allocate(toolCallId), toolName, input, "pending");
+    this.live.noteUpdate(announced);
+    await updates.send(announced);
+  }
+
   /** The answer to an approval: remembered, or the person's; `cancelled` when the turn was. */
   private async approve(request: ToolApprovalRequest): Promise<ToolApprovalAnswer | "cancelled"> {
     const { session, view, logger } = this.parts;
@@ -267,6 +282,7 @@ export class Turn {
     if (remembered !== undefined) {
       return remembered ? { decision: "approve" } : { decision: "reject", reason: `The person chose to always reject ${request.toolName}.` };
     }
+    await this.announceUnseen(request.toolCallId, request.toolName, request.input);
     // What the person approves: the tool's title, files and description of the call (its diff).
     const toolCall = approvalToolCall(view, request);
     this.live.noteToolCall(toolCall);
@@ -320,6 +336,7 @@ export class Turn {
     const asking = askingToolCall(interrupt);
     const request: FormRequest = { message, schema: form };
     if (asking !== undefined) {
+      await this.announceUnseen(asking, isToolQuestion(interrupt.value) ? interrupt.value.toolName : "ask", undefined);
       request.toolCallId = view.ids.of(asking);
     }
     const outcome = await this.parts.askForm(request, this.signal);

@@ -204,7 +204,7 @@ export function recoveredUpdates(shown: readonly Message[], recovered: readonly 
   const open = new Set<string>();
   for (const message of shown) {
     for (const part of message.parts) {
-      if (part.type === "tool-call") {
+      if (part.type === "tool-call" && context.ids.has(part.toolCallId)) {
         open.add(part.toolCallId);
       } else if (part.type === "tool-result") {
         open.delete(part.toolCallId);
