@@ -98,7 +98,7 @@ export function addCall(before: AcpUsageRecord | undefined, usage: Usage, prices
   }
   const input = usage.inputTokens;
   const output = usage.outputTokens ?? 0;
-  const after: AcpUsageRecord = { used: input + output };
+  const after: AcpUsageRecord = { used: usage.contextTokens ?? input + output };
   let cost = before?.cost;
   let mismatch: string | undefined;
   if (prices) {
