@@ -1,0 +1,155 @@
+// createAgent() with a context window, against a scripted model: older turns are summarised by the
+// model before a call that would not fit, repeatedly (each summary folding in the last), a failed
+// summary falls back to leaving out the oldest turns, `compact: true` summarises on demand, and no
+// call is ever sent more than the window allows.
+
+import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import { describe, expect, it } from "vitest";
+
+import type { RunEvent } from "../graph/events.js";
+import { userMessage } from "../graph/messages.js";
+import type { GraphRun } from "../graph/run-outcome.js";
+import { MemoryStore } from "../store-core/memory-store.js";
+import { ScriptedModel, type ScriptedReply } from "../testing/scripted-model.js";
+import type { Message } from "../types/messages.js";
+import type { Compaction } from "./compaction.js";
+import { estimatePrompt, promptLimit } from "./context-window.js";
+import { createAgent } from "./create-agent.js";
+import { DEFAULT_SUMMARY_INSTRUCTIONS } from "./summarize-conversation.js";
+
+async function collect(run: GraphRun): Promise<RunEvent[]> {
+  const events: RunEvent[] = [];
+  for await (const event of run) {
+    events.push(event);
+  }
+  return events;
+}
+
+const isSummaryCall = (call: LanguageModelV3CallOptions) => call.prompt[0]?.role === "system" && call.prompt[0].content === DEFAULT_SUMMARY_INSTRUCTIONS;
+const textOf = (call: LanguageModelV3CallOptions) => JSON.stringify(call.prompt);
+const words = (count: number, word: string) => Array.from({ length: count }, () => word).join(" ");
+
+const WINDOW = 1200;
+const LIMIT = promptLimit(WINDOW, undefined, undefined);
+
+/** A model whose replies are long, and whose summaries are short and numbered. */
+function talkativeModel(options: { failSummaries?: boolean } = {}) {
+  let summaries = 0;
+  return new ScriptedModel((call): ScriptedReply => {
+    if (isSummaryCall(call)) {
+      summaries++;
+      return options.failSummaries ? { error: new Error("the summariser is down") } : { text: [`Summary ${summaries}: `, "they talked about fruit."] };
+    }
+    return { text: `Reply: ${words(60, "banana")}` };
+  });
+}
+
+/** Runs `turns` prompts on one thread, each with the conversation so far, as a protocol server does. */
+async function converse(agent: ReturnType<typeof createAgent>, turns: number, threadId = "t1") {
+  let messages: Message[] = [];
+  const events: RunEvent[] = [];
+  for (let turn = 0; turn < turns; turn++) {
+    const run = agent.run({ messages: [...messages, userMessage(`Question ${turn}: ${words(30, "apple")}`)] }, { threadId });
+    events.push(...(await collect(run)));
+    const outcome = await run.outcome;
+    expect(outcome.status).toBe("completed");
+    messages = (outcome as { output: { messages: Message[] } }).output.messages;
+  }
+  return { messages, events };
+}
+
+describe("createAgent with a context window", () => {
+  it("summarises older turns before a call that would not fit, again and again, and never sends more than the limit", async () => {
+    const model = talkativeModel();
+    const agent = createAgent({ model, instructions: "Be brief.", context: { window: WINDOW } });
+    const { messages, events } = await converse(agent, 12);
+
+    // The conversation is kept whole; the calls were not.
+    expect(messages).toHaveLength(24);
+    expect(estimatePrompt([{ role: "system", content: "Be brief." }, ...messages.map((message) => ({ role: "user" as const, content: [{ type: "text" as const, text: JSON.stringify(message) }] }))], undefined)).toBeGreaterThan(WINDOW);
+    for (const call of model.calls) {
+      expect(estimatePrompt(call.prompt, undefined)).toBeLessThanOrEqual(LIMIT);
+      expect(estimatePrompt(call.prompt, undefined) + (call.maxOutputTokens ?? 0)).toBeLessThanOrEqual(WINDOW);
+    }
+    const compactions = events.filter((event) => event.type === "compaction");
+    expect(compactions.filter((event) => event.status === "completed").length).toBeGreaterThanOrEqual(2);
+    expect(compactions.slice(0, 2)).toEqual([
+      { type: "compaction", compactionId: expect.stringMatching(/^compaction_/), status: "in_progress" },
+      { type: "compaction", compactionId: compactions[0]?.compactionId, status: "completed", summary: expect.stringMatching(/^Summary \d+: they talked about fruit\.$/) },
+    ]);
+    const first = compactions[1] as { compactionId: string; summary: string };
+    // The summary streams as it is written (the last pass of it, when it took more than one).
+    const deltas = events.filter((event) => event.type === "compaction-delta" && event.compactionId === first.compactionId).map((event) => (event as { delta: string }).delta);
+    expect(deltas.join("")).toBe(first.summary);
+    // A later compaction folds in the summary before it.
+    const second = model.calls.filter(isSummaryCall).find((call) => textOf(call).includes(`<summary-so-far>\\n${first.summary}`) && textOf(call).includes("Question 6"));
+    expect(second).toBeDefined();
+    // The summary call is counted, with what is left in the context after it.
+    const summaryEnds = events.filter((event) => event.type === "message-end" && event.messageId.startsWith("summary_"));
+    expect(summaryEnds[0]).toMatchObject({ usage: { inputTokens: 10, outputTokens: 5, contextTokens: expect.any(Number) } });
+    // The summary's text is not the reply's.
+    expect(events.some((event) => event.type === "text-delta" && event.delta.includes("Summary"))).toBe(false);
+
+    // The last reply call was sent the latest summary, then the recent turns.
+    const last = model.calls.at(-1) as LanguageModelV3CallOptions;
+    const latest = (compactions.filter((event) => event.status === "completed").at(-1) as { summary: string }).summary;
+    expect(last.prompt[1]).toMatchObject({ role: "user", content: expect.arrayContaining([{ type: "text", text: expect.stringContaining(latest) }]) });
+    expect(textOf(last)).toContain("Question 11");
+    expect(textOf(last)).not.toContain("Question 0");
+  });
+
+  it("keeps the compaction in the state of the thread, for the next run and the next process", async () => {
+    const shared = new MemoryStore();
+    const first = createAgent({ model: talkativeModel(), context: { window: WINDOW }, store: shared });
+    const { messages } = await converse(first, 7, "kept");
+    const state = await first.state("kept");
+    expect(state?.compaction).toMatchObject({ summary: expect.stringMatching(/^Summary \d+/), covered: expect.any(Number) });
+
+    // Another agent on the same store: the first call it makes already starts with the summary.
+    const model = talkativeModel();
+    const second = createAgent({ model, context: { window: WINDOW }, store: shared });
+    const run = second.run({ messages: [...messages, userMessage("And now?")] }, { threadId: "kept" });
+    await collect(run);
+    expect((await run.outcome).status).toBe("completed");
+    expect(model.calls.filter(isSummaryCall)).toHaveLength(0);
+    expect(textOf(model.calls[0] as LanguageModelV3CallOptions)).toContain(state?.compaction?.summary);
+  });
+
+  it("tells of a failed summary and leaves out the oldest whole turns instead, still within the limit", async () => {
+    const model = talkativeModel({ failSummaries: true });
+    const agent = createAgent({ model, context: { window: WINDOW } });
+    const { events } = await converse(agent, 6);
+    const failed = events.find((event) => event.type === "compaction" && event.status === "failed");
+    expect(failed).toMatchObject({ error: expect.stringContaining("the summariser is down") });
+    expect(events.some((event) => event.type === "notice" && event.title.includes("left out"))).toBe(true);
+    for (const call of model.calls) {
+      expect(estimatePrompt(call.prompt, undefined)).toBeLessThanOrEqual(LIMIT);
+    }
+    expect(textOf(model.calls.at(-1) as LanguageModelV3CallOptions)).toContain("Question 5");
+  });
+
+  it("summarises everything on demand with compact: true, and makes no reply", async () => {
+    const model = talkativeModel();
+    // No window: only asking compacts.
+    const agent = createAgent({ model });
+    const { messages } = await converse(agent, 2, "asked");
+    const calls = model.calls.length;
+    const run = agent.run({ messages, compact: true }, { threadId: "asked" });
+    const events = await collect(run);
+    const outcome = await run.outcome;
+    expect(outcome.status).toBe("completed");
+    expect(model.calls).toHaveLength(calls + 1);
+    expect(isSummaryCall(model.calls.at(-1) as LanguageModelV3CallOptions)).toBe(true);
+    expect(events.filter((event) => event.type === "compaction").map((event) => (event as { status: string }).status)).toEqual(["in_progress", "completed"]);
+    expect(events.some((event) => event.type === "message")).toBe(false);
+    expect((outcome as { output: { messages: Message[]; compaction: Compaction } }).output.compaction).toMatchObject({ covered: 4 });
+
+    const next = agent.run({ messages: [...messages, userMessage("Go on.")] }, { threadId: "asked" });
+    await collect(next);
+    const sent = model.calls.at(-1) as LanguageModelV3CallOptions;
+    expect(sent.prompt.map((message) => message.role)).toEqual(["user"]);
+    expect(textOf(sent)).toContain("Summary 1");
+    expect(textOf(sent)).toContain("Go on.");
+    expect(textOf(sent)).not.toContain("Question 0");
+  });
+});
