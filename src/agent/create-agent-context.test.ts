@@ -5,6 +5,7 @@
 
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 
 import type { RunEvent } from "../graph/events.js";
 import { userMessage } from "../graph/messages.js";
@@ -15,6 +16,7 @@ import type { Message } from "../types/messages.js";
 import type { Compaction } from "./compaction.js";
 import { estimatePrompt, promptLimit } from "./context-window.js";
 import { createAgent } from "./create-agent.js";
+import { defineTool } from "./tool.js";
 import { DEFAULT_SUMMARY_INSTRUCTIONS } from "./summarize-conversation.js";
 
 async function collect(run: GraphRun): Promise<RunEvent[]> {
@@ -126,6 +128,65 @@ describe("createAgent with a context window", () => {
       expect(estimatePrompt(call.prompt, undefined)).toBeLessThanOrEqual(LIMIT);
     }
     expect(textOf(model.calls.at(-1) as LanguageModelV3CallOptions)).toContain("Question 5");
+  });
+
+  it("compacts inside one long run of tool calls without ever parting a call from its result", async () => {
+    const read = defineTool({ name: "read", description: "Reads a file.", input: z.object({ path: z.string() }), execute: ({ path }) => `${path}: ${words(50, "const")}` });
+    let step = 0;
+    const model = new ScriptedModel((call): ScriptedReply => {
+      if (isSummaryCall(call)) {
+        return { text: "Summary: read files 0 to some." };
+      }
+      step++;
+      return step <= 12 ? { toolCalls: [{ toolName: "read", input: { path: `file${step}.ts` }, toolCallId: `call-${step}` }] } : { text: "Done." };
+    });
+    const agent = createAgent({ model, tools: [read], context: { window: WINDOW } });
+    const run = agent.run({ messages: [userMessage("Read every file.")] }, { threadId: "tools" });
+    const events = await collect(run);
+    expect((await run.outcome).status).toBe("completed");
+    expect(events.filter((event) => event.type === "compaction" && event.status === "completed").length).toBeGreaterThanOrEqual(1);
+    const replies = model.calls.filter((call) => !isSummaryCall(call));
+    expect(replies).toHaveLength(13);
+    for (const call of replies) {
+      const tools = call.tools ?? [];
+      expect(estimatePrompt(call.prompt, tools.filter((tool) => tool.type === "function"))).toBeLessThanOrEqual(LIMIT);
+      // Every call sent has its result right after it, and every result its call.
+      call.prompt.forEach((message, index) => {
+        if (message.role === "assistant") {
+          const ids = message.content.flatMap((part) => (part.type === "tool-call" ? [part.toolCallId] : []));
+          const next = call.prompt[index + 1];
+          const answered = next?.role === "tool" ? next.content.flatMap((part) => (part.type === "tool-result" ? [part.toolCallId] : [])) : [];
+          expect(answered).toEqual(ids);
+        }
+        if (message.role === "tool") {
+          expect(call.prompt[index - 1]?.role).toBe("assistant");
+        }
+      });
+      expect(textOf(call)).not.toContain("was not run");
+    }
+    expect(textOf(replies.at(-1) as LanguageModelV3CallOptions)).not.toContain("file1.ts");
+    // No result was lost on the way: each reply call was sent every result so far, or a summary call before it was.
+    const summarised: string[] = [];
+    let results = 0;
+    for (const call of model.calls) {
+      if (isSummaryCall(call)) {
+        summarised.push(textOf(call));
+        continue;
+      }
+      for (let file = 1; file <= results; file++) {
+        expect(textOf(call).includes(`file${file}.ts: const`) || summarised.some((text) => text.includes(`Result of read: file${file}.ts: const`))).toBe(true);
+      }
+      results++;
+    }
+  });
+
+  it("fails the run rather than send more than the window when not even the latest step fits", async () => {
+    const model = talkativeModel();
+    const agent = createAgent({ model, instructions: words(2000, "rule"), context: { window: WINDOW } });
+    const run = agent.run({ messages: [userMessage("Hello")] }, { threadId: "huge" });
+    await collect(run);
+    expect(await run.outcome).toMatchObject({ status: "failed", error: { message: expect.stringContaining("does not fit the model's context window of 1200 tokens") } });
+    expect(model.calls).toHaveLength(0);
   });
 
   it("summarises everything on demand with compact: true, and makes no reply", async () => {
