@@ -3,7 +3,7 @@
 // summary falls back to leaving out the oldest turns, `compact: true` summarises on demand, and no
 // call is ever sent more than the window allows.
 
-import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 
@@ -60,6 +60,26 @@ async function converse(agent: ReturnType<typeof createAgent>, turns: number, th
   return { messages, events };
 }
 
+/** `inner`, reporting the input tokens `count` gives for each call instead of its own. */
+function countingAs(inner: ScriptedModel, count: (call: LanguageModelV3CallOptions) => number): LanguageModelV3 {
+  return {
+    specificationVersion: "v3",
+    provider: inner.provider,
+    modelId: inner.modelId,
+    supportedUrls: {},
+    doGenerate: (options) => inner.doGenerate(options),
+    doStream: async (options) => {
+      const { stream } = await inner.doStream(options);
+      const recount = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+        transform: (part, controller) => {
+          controller.enqueue(part.type === "finish" ? { ...part, usage: { ...part.usage, inputTokens: { ...part.usage.inputTokens, total: count(options) } } } : part);
+        },
+      });
+      return { stream: stream.pipeThrough(recount) };
+    },
+  };
+}
+
 describe("createAgent with a context window", () => {
   it("summarises older turns before a call that would not fit, again and again, and never sends more than the limit", async () => {
     const model = talkativeModel();
@@ -98,6 +118,28 @@ describe("createAgent with a context window", () => {
     expect(last.prompt[1]).toMatchObject({ role: "user", content: expect.arrayContaining([{ type: "text", text: expect.stringContaining(latest) }]) });
     expect(textOf(last)).toContain("Question 11");
     expect(textOf(last)).not.toContain("Question 0");
+  });
+
+  it("believes a provider that counts more tokens than characters/4, and compacts sooner for it", async () => {
+    const firstCompaction = async (factor: number) => {
+      const scripted = talkativeModel();
+      const counted: number[] = [];
+      const model = countingAs(scripted, (call) => {
+        const tokens = Math.ceil(estimatePrompt(call.prompt, undefined) * factor);
+        counted.push(tokens);
+        return tokens;
+      });
+      const { events } = await converse(createAgent({ model, context: { window: WINDOW } }), 8);
+      const turn = events.filter((event) => event.type === "run-start" || (event.type === "compaction" && event.status === "completed")).findIndex((event) => event.type === "compaction");
+      return { turn, counted, calls: scripted.calls };
+    };
+    const honest = await firstCompaction(1);
+    const dense = await firstCompaction(1.5);
+    expect(honest.turn).toBeGreaterThan(0);
+    expect(dense.turn).toBeGreaterThan(0);
+    expect(dense.turn).toBeLessThan(honest.turn);
+    // Every prompt the dense provider counted fit the window, the reply's room eaten into at most.
+    expect(Math.max(...dense.counted)).toBeLessThanOrEqual(WINDOW);
   });
 
   it("keeps the compaction in the state of the thread, for the next run and the next process", async () => {
