@@ -222,6 +222,33 @@ describe("createAgent with a context window", () => {
     }
   });
 
+  it("ends a summary the run's cancel stops as a cancelled compaction, and the run as cancelled", async () => {
+    const model = new ScriptedModel((call): ScriptedReply => (isSummaryCall(call) ? { text: ["Summary", " never ends"], delayMs: 60_000 } : { text: `Reply: ${words(60, "banana")}` }));
+    const agent = createAgent({ model, context: { window: WINDOW } });
+    let messages: Message[] = [];
+    let stopped = false;
+    for (let turn = 0; turn < 20 && !stopped; turn++) {
+      const controller = new AbortController();
+      const run = agent.run({ messages: [...messages, userMessage(`Question ${turn}: ${words(30, "apple")}`)] }, { threadId: "stopped", signal: controller.signal });
+      const events: RunEvent[] = [];
+      for await (const event of run) {
+        events.push(event);
+        if (event.type === "compaction" && event.status === "in_progress") {
+          controller.abort();
+        }
+      }
+      const outcome = await run.outcome;
+      if (outcome.status === "completed") {
+        messages = outcome.output.messages;
+        continue;
+      }
+      expect(outcome.status).toBe("cancelled");
+      expect(events.filter((event) => event.type === "compaction").map((event) => (event as { status: string }).status)).toEqual(["in_progress", "cancelled"]);
+      stopped = true;
+    }
+    expect(stopped).toBe(true);
+  });
+
   it("fails the run rather than send more than the window when not even the latest step fits", async () => {
     const model = talkativeModel();
     const agent = createAgent({ model, instructions: words(2000, "rule"), context: { window: WINDOW } });
