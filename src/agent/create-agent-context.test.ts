@@ -274,6 +274,13 @@ describe("createAgent with a context window", () => {
     expect(events.some((event) => event.type === "message")).toBe(false);
     expect((outcome as { output: { messages: Message[]; compaction: Compaction } }).output.compaction).toMatchObject({ covered: 4 });
 
+    // A tool call left without its result (a turn cut short) is not run by a compaction.
+    const cutShort: Message = { id: "cut-short", role: "assistant", parts: [{ type: "tool-call", toolCallId: "left", toolName: "read", input: {} }], createdAt: new Date().toISOString() };
+    const again = agent.run({ messages: [...messages, userMessage("Read it."), cutShort], compact: true }, { threadId: "cut-short" });
+    const againEvents = await collect(again);
+    expect((await again.outcome).status).toBe("completed");
+    expect(againEvents.some((event) => event.type === "node-start" && event.node === "tools")).toBe(false);
+
     const next = agent.run({ messages: [...messages, userMessage("Go on.")] }, { threadId: "asked" });
     await collect(next);
     const sent = model.calls.at(-1) as LanguageModelV3CallOptions;

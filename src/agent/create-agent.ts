@@ -103,7 +103,7 @@ const agentChannels = () => ({
   compaction: valueChannel<Compaction | null>(null),
   /** What the last model call's prompt was made of and the tokens the provider counted for it. */
   contextMeasure: valueChannel<ContextMeasure | null>(null),
-  /** Set by an input that asks for a compaction now. */
+  /** Set by an input that asks for a compaction now (every input sets it, true or false). */
   compactNow: valueChannel(false),
 });
 
@@ -183,7 +183,8 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
         idleTimeoutMs: options.modelIdleTimeoutMs,
       });
       if (state.compactNow) {
-        return { compaction: fitted.compaction, compactNow: false };
+        // The run ends here (see the router): no reply, and no tool call left from before runs.
+        return { compaction: fitted.compaction };
       }
       const call: LanguageModelV3CallOptions = { prompt: fitted.prompt, abortSignal: context.signal };
       if (described) {
@@ -221,6 +222,9 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
     })
     .addEdge(START, "model")
     .addConditionalEdges("model", (state) => {
+      if (state.compactNow) {
+        return END;
+      }
       const last = state.messages.at(-1);
       return last?.role === "assistant" && last.parts.some((part) => part.type === "tool-call") ? "tools" : END;
     })

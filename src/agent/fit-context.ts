@@ -117,7 +117,8 @@ async function compact(request: FitRequest, before: Compaction | null): Promise<
       instructions: request.summaryInstructions ?? DEFAULT_SUMMARY_INSTRUCTIONS,
       previous: covered !== undefined ? before?.summary : undefined,
       messages: messages.slice(start, cut),
-      limit,
+      // With a reserve smaller than the shortest summary, the summary's prompt gives way to it.
+      limit: window !== undefined && summaryTokens !== undefined ? Math.min(limit, window - summaryTokens) : limit,
       maxOutputTokens: summaryTokens,
       compactionId,
       signal: request.signal,
