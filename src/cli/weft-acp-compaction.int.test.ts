@@ -94,6 +94,11 @@ describe("weft acp with a context window", () => {
     const asked = first.updatesOf(sessionId).slice(mark).filter((update) => update.sessionUpdate === "compaction_update");
     expect(asked.map((update) => update.status)).toEqual(["in_progress", "completed"]);
     const summary = (asked[1]?.summary?.[0] as { text: string }).text;
+    // The ring shows the context as the compaction left it, smaller than before.
+    const usedBefore = usage.at(-1)?.used ?? 0;
+    const usedAfter = first.updatesOf(sessionId).slice(mark).flatMap((update) => (update.sessionUpdate === "usage_update" ? [update.used] : []));
+    expect(usedAfter).toHaveLength(1);
+    expect(usedAfter[0]).toBeLessThan(usedBefore / 2);
     expect((await first.prompt(sessionId, "What next?")).stopReason).toBe("end_turn");
     const afterCompact = requests.at(-1);
     expect(sentText(afterCompact)).toContain(summary);
