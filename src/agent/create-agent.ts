@@ -1,6 +1,7 @@
 // createAgent(): the model/tool loop as a graph. A `model` node streams the model's reply; when it
 // asks for tools, a `tools` node asks for the approvals it needs (one interrupt per gated call),
 // runs the calls in parallel and hands every call exactly one result; then back to the model.
+// Given a context window, each model call's prompt is first fitted to it (fit-context.ts).
 
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, SharedV3ProviderOptions } from "@ai-sdk/provider";
 import { z } from "zod";
