@@ -23,6 +23,7 @@ const surfaces: Record<string, Surface> = {
   ".": {
     values: [
       "CompiledGraph",
+      "DEFAULT_SUMMARY_INSTRUCTIONS",
       "END",
       "GraphDefinitionError",
       "InvalidNamespaceError",
@@ -59,6 +60,7 @@ const surfaces: Record<string, Surface> = {
     ],
     types: [
       "AgentChannels",
+      "AgentContextOptions",
       "AgentInput",
       "AgentOptions",
       "AgentRunContext",
@@ -70,6 +72,7 @@ const surfaces: Record<string, Surface> = {
       "AudioPart",
       "Channel",
       "ChannelMap",
+      "Compaction",
       "CompactionStatus",
       "CompareAndPutOptions",
       "CompileOptions",

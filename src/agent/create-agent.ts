@@ -1,6 +1,7 @@
 // createAgent(): the model/tool loop as a graph. A `model` node streams the model's reply; when it
 // asks for tools, a `tools` node asks for the approvals it needs (one interrupt per gated call),
 // runs the calls in parallel and hands every call exactly one result; then back to the model.
+// Given a context window, each model call's prompt is first fitted to it (fit-context.ts).
 
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, SharedV3ProviderOptions } from "@ai-sdk/provider";
 import { z } from "zod";
@@ -16,7 +17,9 @@ import type { JsonObject, JsonValue } from "../types/json.js";
 import type { AssistantMessage, Message, ToolCallPart, ToolMessage, ToolResultPart } from "../types/messages.js";
 import type { Principal } from "../types/principal.js";
 import type { ToolDisplay, ToolLocation } from "../types/tool-display.js";
-import { toModelPrompt } from "./model-prompt.js";
+import type { Compaction } from "./compaction.js";
+import { type AgentContextOptions, checkContextOptions, checkWindow, type ContextMeasure, promptLimit } from "./context-window.js";
+import { fitContext } from "./fit-context.js";
 import { streamModel } from "./stream-model.js";
 import { isToolOutput, type Tool, type ToolContext } from "./tool.js";
 import type { ToolApprovalAnswer, ToolApprovalRequest } from "./tool-approval.js";
@@ -73,14 +76,37 @@ export interface AgentOptions extends Pick<CompileOptions, "store" | "namespace"
    * see DEFAULT_MODEL_IDLE_TIMEOUT_MS for why it is long.
    */
   modelIdleTimeoutMs?: number | undefined;
+  /**
+   * The model's context window, to keep every model call within it. Before a call whose prompt
+   * would take more than `window - reserve` tokens (by estimatePrompt), the older turns are
+   * summarised by the model and the model is sent [instructions, summary, recent messages]. The
+   * conversation in the state stays whole; the compaction is kept beside it (`compaction`), so it
+   * is checkpointed and a restarted process sends the same compacted prompt. Without it, every
+   * call sends the whole conversation.
+   */
+  context?: AgentContextOptions<AgentRunContext> | undefined;
 }
 
-/** What an agent takes: the whole conversation so far. The run's state starts from exactly it. */
+/**
+ * What an agent takes: the whole conversation so far. The run's state starts from exactly it.
+ * With `compact: true` the run summarises the conversation (everything that can be) and ends
+ * without calling the model for a reply, as a `/compact` command asks.
+ */
 export interface AgentInput {
   messages: Message[];
+  compact?: boolean | undefined;
 }
 
-const agentChannels = () => ({ messages: messagesChannel(), modelCalls: valueChannel(0) });
+const agentChannels = () => ({
+  messages: messagesChannel(),
+  modelCalls: valueChannel(0),
+  /** The summary the model is sent in place of the conversation's older messages (see compaction.ts). */
+  compaction: valueChannel<Compaction | null>(null),
+  /** What the last model call's prompt was made of and the tokens the provider counted for it. */
+  contextMeasure: valueChannel<ContextMeasure | null>(null),
+  /** Set by an input that asks for a compaction now (every input sets it, true or false). */
+  compactNow: valueChannel(false),
+});
 
 export type AgentChannels = ReturnType<typeof agentChannels>;
 
@@ -115,22 +141,55 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
     return new Map(list.map((tool) => [tool.name, tool]));
   };
   const maxSteps = options.maxSteps ?? 25;
+  if (options.context) {
+    checkContextOptions(options.context);
+  }
+  const windowFor = (context: NodeContext): number | undefined => {
+    const window = options.context?.window;
+    const size = typeof window === "function" ? window(runContext(context)) : window;
+    if (size !== undefined) {
+      checkWindow(size);
+    }
+    return size;
+  };
 
   const graph = new StateGraph({
     name: options.name ?? "agent",
     channels: agentChannels(),
-    input: (input: AgentInput) => ({ messages: replaceMessages(input.messages), modelCalls: 0 }),
+    input: (input: AgentInput) => ({ messages: replaceMessages(input.messages), modelCalls: 0, compactNow: input.compact === true }),
   })
     .addNode("model", async (state, context) => {
-      if (state.modelCalls >= maxSteps) {
+      if (state.modelCalls >= maxSteps && !state.compactNow) {
         context.end("max_steps");
         return {};
       }
       const instructions = typeof options.instructions === "function" ? options.instructions(runContext(context)) : options.instructions;
-      const call: LanguageModelV3CallOptions = { prompt: toModelPrompt(instructions, state.messages), abortSignal: context.signal };
       const tools = await toolsFor(context);
-      if (tools.size > 0) {
-        call.tools = [...tools.values()].map(describeTool);
+      const described = tools.size > 0 ? [...tools.values()].map(describeTool) : undefined;
+      const model = typeof options.model === "function" ? await options.model(runContext(context)) : options.model;
+      const window = options.context ? windowFor(context) : undefined;
+      const fitted = await fitContext({
+        messages: state.messages,
+        compaction: state.compaction,
+        measure: state.contextMeasure,
+        instructions,
+        tools: described,
+        window,
+        limit: window === undefined ? Infinity : promptLimit(window, options.context?.reserve, options.maxOutputTokens),
+        summaryInstructions: options.context?.summaryInstructions,
+        model,
+        force: state.compactNow,
+        emit: context.emit,
+        signal: context.signal,
+        idleTimeoutMs: options.modelIdleTimeoutMs,
+      });
+      if (state.compactNow) {
+        // The run ends here (see the router): no reply, and no tool call left from before runs.
+        return { compaction: fitted.compaction };
+      }
+      const call: LanguageModelV3CallOptions = { prompt: fitted.prompt, abortSignal: context.signal };
+      if (described) {
+        call.tools = described;
         call.toolChoice = { type: "auto" };
       }
       if (options.maxOutputTokens !== undefined) {
@@ -142,7 +201,6 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
       if (options.providerOptions) {
         call.providerOptions = options.providerOptions;
       }
-      const model = typeof options.model === "function" ? await options.model(runContext(context)) : options.model;
       const reply = await streamModel(model, call, createMessageId("msg"), context.emit, { idleTimeoutMs: options.modelIdleTimeoutMs });
       context.emit({ type: "message", message: reply.message });
       if (reply.finishReason === "length") {
@@ -150,7 +208,9 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
       } else if (reply.finishReason === "content-filter") {
         context.end("refusal");
       }
-      return { messages: [reply.message], modelCalls: state.modelCalls + 1 };
+      const inputTokens = reply.usage?.inputTokens;
+      const measure = fitted.measure && inputTokens !== undefined ? { ...fitted.measure, inputTokens } : null;
+      return { messages: [reply.message], modelCalls: state.modelCalls + 1, compaction: fitted.compaction, contextMeasure: measure };
     })
     .addNode("tools", async (state, context) => {
       const last = state.messages.at(-1);
@@ -163,6 +223,9 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
     })
     .addEdge(START, "model")
     .addConditionalEdges("model", (state) => {
+      if (state.compactNow) {
+        return END;
+      }
       const last = state.messages.at(-1);
       return last?.role === "assistant" && last.parts.some((part) => part.type === "tool-call") ? "tools" : END;
     })

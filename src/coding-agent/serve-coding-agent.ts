@@ -12,6 +12,7 @@ import type { AcpStreams } from "../protocols/acp/streams.js";
 import type { Logger } from "../types/logger.js";
 import type { Store } from "../types/store.js";
 import { CODING_AGENT_INSTRUCTIONS } from "./coding-agent-instructions.js";
+import { compactCommand } from "./compact-command.js";
 
 /** Options for `serveCodingAgent()`: the model and store are required, the rest has defaults. */
 export interface CodingAgentOptions {
@@ -25,11 +26,19 @@ export interface CodingAgentOptions {
   onInitialized?: (() => void) | undefined;
   /** Stop a model call that sends nothing for this long; see createAgent's `modelIdleTimeoutMs`. */
   modelIdleTimeoutMs?: number | undefined;
+  /**
+   * The model's context window in tokens, or a function of the model's id giving it (undefined
+   * when not known). With a window, older turns are summarised to keep every call within it, and
+   * the editor is sent usage_update. `/compact` summarises on demand either way.
+   */
+  contextWindow?: number | ((modelId: string) => number | undefined) | undefined;
 }
 
 /** Serves the coding agent on `streams`, with the editor's files, terminals and MCP servers as its tools. */
 export function serveCodingAgent(streams: AcpStreams, options: CodingAgentOptions): AcpServer {
   const editor = options.logger ? acpEditor({ logger: options.logger }) : acpEditor();
+  const { contextWindow } = options;
+  const windowOf = () => (typeof contextWindow === "function" ? contextWindow(options.model.modelId) : contextWindow);
   const agent = createAgent({
     name: "weft",
     model: options.model,
@@ -38,12 +47,15 @@ export function serveCodingAgent(streams: AcpStreams, options: CodingAgentOption
     store: options.store,
     maxSteps: 50,
     modelIdleTimeoutMs: options.modelIdleTimeoutMs,
+    context: { window: windowOf },
   });
   return serveAcp(agent, streams, {
     agentInfo: options.agentInfo ?? { name: "weft", title: "weft", version: "0.0.0" },
     editor,
     sessions: storeAcpSessions(options.store),
     failures: "message",
+    commands: [compactCommand],
+    ...(contextWindow !== undefined ? { usage: { contextWindow: windowOf } } : {}),
     ...(options.onInitialized ? { onInitialized: options.onInitialized } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });

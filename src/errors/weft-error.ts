@@ -22,6 +22,7 @@ export type WeftErrorCode =
   | "invalid_option"
   | "invalid_model"
   | "model_call_failed"
+  | "context_overflow"
   // Stores, and packages that are optional.
   | "invalid_namespace"
   | "store_unavailable"

@@ -4,7 +4,8 @@
 // an open session and sends `usage_update`.
 //
 // `used` is the tokens now in the context: the last call's input and output tokens, since its
-// input was the whole conversation so far and its output joins it. Reasoning counts as output, so
+// input was the whole conversation so far and its output joins it (for a call that summarised the
+// conversation, the `contextTokens` it reports: what is left after it). Reasoning counts as output, so
 // for a provider that drops reasoning from later calls it is a little over; cached input counts as
 // input. The schema has no model in `usage_update`, and a model's window and prices change, so
 // weft ships no table of models: without a context window, no usage is sent.
@@ -98,7 +99,7 @@ export function addCall(before: AcpUsageRecord | undefined, usage: Usage, prices
   }
   const input = usage.inputTokens;
   const output = usage.outputTokens ?? 0;
-  const after: AcpUsageRecord = { used: input + output };
+  const after: AcpUsageRecord = { used: usage.contextTokens ?? input + output };
   let cost = before?.cost;
   let mismatch: string | undefined;
   if (prices) {
