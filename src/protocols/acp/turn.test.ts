@@ -141,7 +141,8 @@ describe("startTurn", () => {
       { i1: { decision: "reject" } },
       { i2: { decision: "reject", reason: "The person chose to always reject run_command." } },
     ]);
-    expect((await test.stored())?.always).toEqual([["run_command", false]]);
+    // The answer is the project's (its directory's) grant for the whole tool, which has no scopes.
+    expect(await test.parts.ledger.list()).toEqual([{ tool: "run_command", scope: "*", label: "run_command", allow: false, grantedAt: expect.any(String) }]);
   });
 
   it("rejects the call when the permission request fails, and ends the turn as cancelled when it was cancelled", async () => {
