@@ -12,6 +12,7 @@ import type { AcpStreams } from "../protocols/acp/streams.js";
 import type { Logger } from "../types/logger.js";
 import type { Store } from "../types/store.js";
 import { CODING_AGENT_INSTRUCTIONS } from "./coding-agent-instructions.js";
+import { permissionsCommand } from "./permissions-command.js";
 
 /** Options for `serveCodingAgent()`: the model and store are required, the rest has defaults. */
 export interface CodingAgentOptions {
@@ -44,6 +45,7 @@ export function serveCodingAgent(streams: AcpStreams, options: CodingAgentOption
     editor,
     sessions: storeAcpSessions(options.store),
     failures: "message",
+    commands: [permissionsCommand()],
     ...(options.onInitialized ? { onInitialized: options.onInitialized } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
