@@ -283,8 +283,12 @@ export class Turn {
     const toolCall = approvalToolCall(view, request);
     this.live.noteToolCall(toolCall);
     const editForm = this.parts.showsForms() ? editFirstForm(request) : undefined;
-    const always = request.scope === false ? false : (request.scope?.label ?? request.toolName);
-    const choice = await this.parts.askPermission(toolCall, request.toolName, this.signal, { editFirst: editForm !== undefined, always });
+    const offer: PermissionOffer = { editFirst: editForm !== undefined };
+    if (request.scope !== undefined) {
+      // What "always" covers: the call's scope, or nothing for a call that can have none (without a scope, the tool).
+      offer.always = request.scope === false ? false : request.scope.label;
+    }
+    const choice = await this.parts.askPermission(toolCall, request.toolName, this.signal, offer);
     switch (choice.decision) {
       case "cancelled":
         return "cancelled";
