@@ -116,7 +116,8 @@ export class WireChecker {
   fromClientLine(line: string): void {
     let message: Json;
     try {
-      message = JSON.parse(line) as Json;
+      // As the SDK reads it: trimmed as JavaScript trims, which drops a byte order mark or a Unicode space around it.
+      message = JSON.parse(line.trim()) as Json;
     } catch {
       return;
     }
