@@ -1,5 +1,6 @@
-// Asking the person before a tool runs: `session/request_permission` with the four ACP options,
-// and "Edit first" when the call's input can be edited in a form. Anything but an explicit allow
+// Asking the person before a tool runs: `session/request_permission` with the four ACP options
+// (the "always" ones naming what they cover, or left out for a call no grant can cover), and
+// "Edit first" when the call's input can be edited in a form. Anything but an explicit allow
 // (or edit first) counts as no: an error, an unknown option, a cancelled request.
 
 import { type AgentContext, methods, type PermissionOption, RequestError, type ToolCallUpdate } from "@agentclientprotocol/sdk";
