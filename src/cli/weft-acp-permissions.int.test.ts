@@ -1,10 +1,11 @@
 // `weft acp`'s permission ledger as an editor sees it: the built command as a child process, driven
 // by the SDK client, its model the fake OpenAI-compatible server asking to run the command each
-// prompt names. "Always" answers cover a command's prefix, never a compound command; `/permissions`
+// prompt names. "Always" answers cover a command's prefix, never a compound command, and a write's
+// directory inside the project; `/permissions`
 // lists and revokes them; they last across restarts in the project's directory only; and a ledger
 // that cannot be read asks.
 
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -31,24 +32,28 @@ function project(directory: string): string {
   return directory;
 }
 
-/** The model: a prompt `run: <command>` asks to run the command; the tool's result gets "done". */
+/** The model: a prompt `run: <command>` asks to run the command, `write: <path>` to write the file; the tool's result gets "done". */
 function runsCommands(request: ChatRequest, index: number): FakeReply {
   const last = request.messages.at(-1);
   if (last?.role === "tool") {
     return { text: "done" };
   }
   const text = typeof last?.content === "string" ? last.content : ((last?.content ?? []) as Array<{ text?: string }>).map((part) => part.text ?? "").join("");
+  const write = /^write: (.*)$/s.exec(text)?.[1];
+  if (write !== undefined) {
+    return { toolCalls: [{ id: `call_${index}`, name: "write_file", arguments: { path: write, content: "written\n" } }] };
+  }
   const command = /^run: (.*)$/s.exec(text)?.[1];
   return command === undefined ? { text: "nothing to run" } : { toolCalls: [{ id: `call_${index}`, name: "run_command", arguments: { command } }] };
 }
 
 const choose = (optionId: string) => (): acp.RequestPermissionResponse => ({ outcome: { outcome: "selected", optionId } });
 
-/** Runs `command` through the model; how many permission requests it made, and what the turn said. */
-async function run(agent: AgentProcess, sessionId: string, command: string): Promise<{ asked: acp.RequestPermissionRequest[]; text: string }> {
+/** Runs `command` (or writes a file) through the model; the permission requests it made, and what the turn said. */
+async function run(agent: AgentProcess, sessionId: string, command: string, verb: "run" | "write" = "run"): Promise<{ asked: acp.RequestPermissionRequest[]; text: string }> {
   const before = agent.permissions.length;
   const mark = agent.updatesOf(sessionId).length;
-  expect((await agent.prompt(sessionId, `run: ${command}`)).stopReason).toBe("end_turn");
+  expect((await agent.prompt(sessionId, `${verb}: ${command}`)).stopReason).toBe("end_turn");
   return { asked: agent.permissions.slice(before), text: agent.textOf(sessionId, mark) };
 }
 
@@ -120,6 +125,36 @@ describe("weft acp permission ledger", () => {
 
     agent.answerPermission = choose("allow_once");
     expect((await run(agent, sessionId, "npm test")).asked).toHaveLength(1);
+  });
+
+  it("an always answer for a write covers the file's directory and those under it, not the project's top or a path outside it", async () => {
+    const fake = await harness.fakeModel(runsCommands);
+    const agent = harness.start(fake.env);
+    await agent.initialize();
+    const sessionId = await agent.newSession(project(harness.project));
+    mkdirSync(join(harness.project, "src", "lib"), { recursive: true });
+
+    agent.answerPermission = choose("allow_always");
+    const first = await run(agent, sessionId, "src/a.txt", "write");
+    expect(first.asked[0]?.options.find((option) => option.kind === "allow_always")?.name).toBe("Always allow writes in `src/`");
+    expect((await run(agent, sessionId, "src/b.txt", "write")).asked).toHaveLength(0);
+    expect((await run(agent, sessionId, "src/lib/c.txt", "write")).asked).toHaveLength(0);
+    expect(existsSync(join(harness.project, "src", "lib", "c.txt"))).toBe(true);
+
+    agent.answerPermission = choose("reject_once");
+    const top = await run(agent, sessionId, "notes.txt", "write");
+    expect(top.asked[0]?.options.find((option) => option.kind === "allow_always")?.name).toBe("Always allow writes of `notes.txt`");
+    expect((await run(agent, sessionId, "src/../notes.txt", "write")).asked).toHaveLength(1);
+    expect(existsSync(join(harness.project, "notes.txt"))).toBe(false);
+    // Through a link that leads out of the project: not covered by the grant for src/, and no "always" for it.
+    const outside = mkdtempSync(join(tmpdir(), "weft-outside-"));
+    others.push(outside);
+    symlinkSync(outside, join(harness.project, "src", "out"));
+    agent.answerPermission = choose("allow_always");
+    const linked = await run(agent, sessionId, "src/out/x.txt", "write");
+    expect(linked.asked).toHaveLength(1);
+    expect(linked.asked[0]?.options.map((option) => option.kind)).toEqual(["allow_once", "reject_once"]);
+    expect(existsSync(join(outside, "x.txt"))).toBe(false);
   });
 
   it("keeps a grant across a restart for every session in the project's directory, and only there", async () => {
