@@ -1,9 +1,8 @@
 // `weft acp`'s permission ledger as an editor sees it: the built command as a child process, driven
 // by the SDK client, its model the fake OpenAI-compatible server asking to run the command each
 // prompt names. "Always" answers cover a command's prefix, never a compound command, and a write's
-// directory inside the project; `/permissions`
-// lists and revokes them; they last across restarts in the project's directory only; and a ledger
-// that cannot be read asks.
+// directory inside the project; `/permissions` lists and revokes them; they last across restarts in
+// the project's directory only; and a ledger that cannot be read asks.
 
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
