@@ -22,7 +22,7 @@ import { type AgentContextOptions, checkContextOptions, checkWindow, type Contex
 import { fitContext } from "./fit-context.js";
 import { streamModel } from "./stream-model.js";
 import { isToolOutput, type Tool, type ToolContext } from "./tool.js";
-import type { ToolApprovalAnswer, ToolApprovalRequest } from "./tool-approval.js";
+import type { ApprovalScope, ToolApprovalAnswer, ToolApprovalRequest } from "./tool-approval.js";
 import type { ToolQuestion } from "./tool-question.js";
 
 /**
@@ -344,12 +344,12 @@ function needsApproval(entry: PreparedCall, policy: ApprovalPolicy | undefined, 
  * Tool.describeApproval), else its usual title and locations; and the input's schema, so the
  * reviewer can offer to edit the input first.
  */
-async function describeApproval(entry: PreparedCall, context: NodeContext): Promise<Pick<ToolApprovalRequest, "title" | "display" | "locations" | "inputSchema">> {
+async function describeApproval(entry: PreparedCall, context: NodeContext): Promise<Pick<ToolApprovalRequest, "title" | "display" | "locations" | "inputSchema" | "scope">> {
   const tool = entry.tool;
   const described = await Promise.resolve()
     .then(() => tool?.describeApproval?.(entry.input, { toolCallId: entry.call.toolCallId, threadId: context.threadId, signal: context.signal }))
     .catch(() => undefined);
-  const fields: Pick<ToolApprovalRequest, "title" | "display" | "locations" | "inputSchema"> = {};
+  const fields: Pick<ToolApprovalRequest, "title" | "display" | "locations" | "inputSchema" | "scope"> = {};
   const title = described?.title || quietly(() => tool?.title?.(entry.input));
   if (title) {
     fields.title = title;
@@ -361,11 +361,32 @@ async function describeApproval(entry: PreparedCall, context: NodeContext): Prom
   if (locations?.length) {
     fields.locations = locations;
   }
+  if (tool?.approvalScope) {
+    // A scope that cannot be made (it throws, or is not one) allows no "always" answer.
+    const scope = await Promise.resolve()
+      .then(() => tool.approvalScope?.(entry.input, { toolCallId: entry.call.toolCallId, threadId: context.threadId, signal: context.signal }))
+      .catch(() => undefined);
+    fields.scope = isScope(scope) ? scope : false;
+  }
   const schema = tool && describeTool(tool).inputSchema;
   if (schema && typeof schema === "object") {
     fields.inputSchema = toJson(schema) as JsonObject;
   }
   return fields;
+}
+
+/** True for a scope with a key and a label, and broader keys only as a list of strings. */
+function isScope(value: unknown): value is ApprovalScope {
+  if (typeof value !== "object" || value === null) {
+    return false;
+  }
+  const scope = value as Partial<ApprovalScope>;
+  return (
+    typeof scope.key === "string" &&
+    scope.key !== "" &&
+    typeof scope.label === "string" &&
+    (scope.within === undefined || (Array.isArray(scope.within) && scope.within.every((key) => typeof key === "string" && key !== "")))
+  );
 }
 
 /** What `describe` gives, or undefined when it throws: a description is never worth failing a call. */

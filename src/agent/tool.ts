@@ -8,6 +8,7 @@ import type { JsonObject, JsonValue } from "../types/json.js";
 import type { Principal } from "../types/principal.js";
 import type { Store } from "../types/store.js";
 import type { ToolDisplay, ToolLocation } from "../types/tool-display.js";
+import type { ApprovalScope } from "./tool-approval.js";
 
 /** What a tool's `execute` receives besides its input. */
 export interface ToolContext {
@@ -87,6 +88,12 @@ export interface Tool<Input = unknown> {
    * A description that throws is left out.
    */
   describeApproval?(input: Input, context: ApprovalContext): ApprovalDescription | undefined | Promise<ApprovalDescription | undefined>;
+  /**
+   * What an "always" answer to this call covers, so a person can allow `npm test` without
+   * allowing every command. Undefined (or throwing) means the call can have no such answer and is
+   * asked about every time. A tool without it is answered "always" as a whole.
+   */
+  approvalScope?(input: Input, context: ApprovalContext): ApprovalScope | undefined | Promise<ApprovalScope | undefined>;
 }
 
 /** Declares a tool with its input type inferred from the schema. */

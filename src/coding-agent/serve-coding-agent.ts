@@ -13,6 +13,7 @@ import type { Logger } from "../types/logger.js";
 import type { Store } from "../types/store.js";
 import { CODING_AGENT_INSTRUCTIONS } from "./coding-agent-instructions.js";
 import { compactCommand } from "./compact-command.js";
+import { permissionsCommand } from "./permissions-command.js";
 
 /** Options for `serveCodingAgent()`: the model and store are required, the rest has defaults. */
 export interface CodingAgentOptions {
@@ -54,7 +55,7 @@ export function serveCodingAgent(streams: AcpStreams, options: CodingAgentOption
     editor,
     sessions: storeAcpSessions(options.store),
     failures: "message",
-    commands: [compactCommand],
+    commands: [compactCommand, permissionsCommand()],
     ...(contextWindow !== undefined ? { usage: { contextWindow: windowOf } } : {}),
     ...(options.onInitialized ? { onInitialized: options.onInitialized } : {}),
     ...(options.logger ? { logger: options.logger } : {}),

@@ -44,6 +44,7 @@ export type WeftErrorCode =
   | "invalid_config_value"
   | "command_failed"
   | "secret_in_form"
+  | "corrupt_ledger"
   // The editor's files, terminals and paths.
   | "editor_error"
   | "no_session"
