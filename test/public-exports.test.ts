@@ -213,7 +213,7 @@ const surfaces: Record<string, Surface> = {
   },
   "./testing": {
     values: ["FakeModelServer", "ScriptedModel"],
-    types: ["ChatRequest", "FakeReply", "FakeScript", "Script", "ScriptedReply"],
+    types: ["ChatRequest", "FakeModelOptions", "FakeReply", "FakeScript", "Script", "ScriptedReply"],
   },
 };
 

@@ -43,9 +43,23 @@ export interface ChatRequest {
 
 export type FakeScript = readonly FakeReply[] | ((request: ChatRequest, index: number) => FakeReply | Promise<FakeReply>);
 
+/** Options for FakeModelServer.start. */
+export interface FakeModelOptions {
+  /**
+   * The script for requests that do not stream: an agent's side calls, such as one asking for a
+   * session's title, made beside the streamed calls of its turns. They are recorded in
+   * `sideRequests`, not `requests`, and do not take a reply from the main script, so a side call
+   * made in the background never shifts the replies a test scripted for the turns. Without it, a
+   * side call is answered with an HTTP 500 error (so an agent falls back as when it fails).
+   */
+  sideCalls?: FakeScript | undefined;
+}
+
 export class FakeModelServer {
-  /** Every request, in order. */
+  /** Every streamed request, in order. */
   readonly requests: ChatRequest[] = [];
+  /** Every request that did not stream (see FakeModelOptions.sideCalls), in order. */
+  readonly sideRequests: ChatRequest[] = [];
   /** When each request had arrived (its body read), by `performance.now()`, in order. */
   readonly requestTimes: number[] = [];
   /** How many replies the client broke off before they ended (or, for `neverAnswer`, began). */
@@ -57,12 +71,13 @@ export class FakeModelServer {
   private constructor(
     private readonly server: Server,
     private readonly script: FakeScript,
+    private readonly sideScript: FakeScript | undefined,
   ) {}
 
   /** Starts a server on 127.0.0.1 with a free port. */
-  static async start(script: FakeScript): Promise<FakeModelServer> {
+  static async start(script: FakeScript, options: FakeModelOptions = {}): Promise<FakeModelServer> {
     const server = createServer();
-    const fake = new FakeModelServer(server, script);
+    const fake = new FakeModelServer(server, script, options.sideCalls);
     server.on("request", (request, response) => void fake.handle(request, response));
     server.on("connection", (socket) => {
       fake.sockets.add(socket);
@@ -95,16 +110,22 @@ export class FakeModelServer {
       body += String(chunk);
     }
     const parsed = JSON.parse(body) as ChatRequest;
-    const index = this.requests.length;
-    this.requests.push(parsed);
-    this.requestTimes.push(performance.now());
+    const side = !parsed.stream;
+    const script = side ? (this.sideScript ?? []) : this.script;
+    const index = side ? this.sideRequests.length : this.requests.length;
+    if (side) {
+      this.sideRequests.push(parsed);
+    } else {
+      this.requests.push(parsed);
+      this.requestTimes.push(performance.now());
+    }
     let reply: FakeReply | undefined;
     try {
-      reply = typeof this.script === "function" ? await this.script(parsed, index) : this.script[index];
+      reply = typeof script === "function" ? await script(parsed, index) : script[index];
     } catch (error) {
       reply = { status: 500, error: error instanceof Error ? error.message : String(error) };
     }
-    reply ??= { status: 500, error: `The fake model server has no reply number ${index + 1}.` };
+    reply ??= { status: 500, error: `The fake model server has no ${side ? "side call " : ""}reply number ${index + 1}.` };
     if (reply.neverAnswer) {
       response.on("close", () => this.aborted++);
       return;

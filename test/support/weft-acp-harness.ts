@@ -9,7 +9,7 @@ import { join } from "node:path";
 
 import { afterEach, beforeEach, expect } from "vitest";
 
-import { FakeModelServer, type FakeScript } from "../../src/testing/fake-model-server.js";
+import { type FakeModelOptions, FakeModelServer, type FakeScript } from "../../src/testing/fake-model-server.js";
 import { AgentProcess, repoRoot, stopAndCheck } from "./agent-process.js";
 
 export interface WeftAcpHarness {
@@ -20,7 +20,7 @@ export interface WeftAcpHarness {
   /** Starts `weft acp` with `args`; `env` adds to (or, mapped to undefined, removes from) its environment. */
   start(env?: Record<string, string | undefined>, args?: readonly string[]): AgentProcess;
   /** Starts a fake model server for this test, with the environment that points `weft acp` at it. */
-  fakeModel(script: FakeScript): Promise<{ model: FakeModelServer; env: Record<string, string> }>;
+  fakeModel(script: FakeScript, options?: FakeModelOptions): Promise<{ model: FakeModelServer; env: Record<string, string> }>;
 }
 
 export function weftAcpHarness(): WeftAcpHarness {
@@ -56,8 +56,8 @@ export function weftAcpHarness(): WeftAcpHarness {
       agents.push(agent);
       return agent;
     },
-    async fakeModel(script) {
-      const model = await FakeModelServer.start(script);
+    async fakeModel(script, options) {
+      const model = await FakeModelServer.start(script, options);
       servers.push(model);
       return { model, env: { WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url } };
     },
