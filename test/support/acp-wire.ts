@@ -116,7 +116,8 @@ export class WireChecker {
   fromClientLine(line: string): void {
     let message: Json;
     try {
-      message = JSON.parse(line) as Json;
+      // As the agent's SDK reads it: a byte order mark in front does not stop the line counting.
+      message = JSON.parse(line.replace(/^\ufeff/, "")) as Json;
     } catch {
       return;
     }
