@@ -51,9 +51,9 @@ export async function readProjectInstructions(cwd: string): Promise<ProjectInstr
     if (text === undefined || text.trim() === "" || budget <= 0) {
       continue;
     }
-    const kept = cut(text, Math.min(PROJECT_INSTRUCTIONS_LIMITS.file, budget));
-    budget -= kept.length;
-    found.push({ path: join(directory, PROJECT_INSTRUCTIONS_FILE), text: kept });
+    const limit = Math.min(PROJECT_INSTRUCTIONS_LIMITS.file, budget);
+    budget -= Math.min(text.length, limit);
+    found.push({ path: join(directory, PROJECT_INSTRUCTIONS_FILE), text: cut(text, limit) });
   }
   return found.reverse();
 }
