@@ -212,8 +212,8 @@ const surfaces: Record<string, Surface> = {
     types: ["RedisStoreOptions"],
   },
   "./testing": {
-    values: ["FakeModelServer", "ScriptedModel"],
-    types: ["ChatRequest", "FakeModelOptions", "FakeReply", "FakeScript", "Script", "ScriptedReply"],
+    values: ["FakeMessagesServer", "FakeModelServer", "FakeResponsesServer", "ScriptedModel"],
+    types: ["ChatRequest", "FakeModelMessage", "FakeModelOptions", "FakeModelRequest", "FakeModelToolCall", "FakeReply", "FakeScript", "FakeScriptFor", "Script", "ScriptedReply"],
   },
 };
 

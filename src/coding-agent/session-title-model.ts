@@ -6,6 +6,7 @@
 import type { LanguageModelV3, LanguageModelV3Content } from "@ai-sdk/provider";
 
 import type { RunConfig } from "../graph/run-outcome.js";
+import { SIDE_CALL_HEADER } from "../models/side-call-header.js";
 import type { AcpTitle } from "../protocols/acp/session-title.js";
 
 /** How long the side call may take before the title falls back to the prompt's words. */
@@ -45,6 +46,8 @@ export function modelSessionTitle(options: SessionTitleOptions): AcpTitle {
         ],
         maxOutputTokens: 40,
         abortSignal: controller.signal,
+        // Marks the call as beside the turn, for proxies and logs (and the test fakes).
+        headers: { [SIDE_CALL_HEADER]: "title" },
       });
       return cleanTitle(result.content);
     } finally {

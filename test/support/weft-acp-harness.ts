@@ -9,7 +9,8 @@ import { join } from "node:path";
 
 import { afterEach, beforeEach, expect } from "vitest";
 
-import { type FakeModelOptions, FakeModelServer, type FakeScript } from "../../src/testing/fake-model-server.js";
+import type { FakeModelOptions } from "../../src/testing/fake-http-server.js";
+import { FakeModelServer, type FakeScript } from "../../src/testing/fake-model-server.js";
 import { AgentProcess, type AgentProcessOptions, repoRoot, stopAndCheck } from "./agent-process.js";
 
 export interface WeftAcpHarness {
@@ -24,13 +25,15 @@ export interface WeftAcpHarness {
   start(env?: Record<string, string | undefined>, args?: readonly string[], configure?: AgentProcessOptions["configure"]): AgentProcess;
   /** Starts a fake model server for this test, with the environment that points `weft acp` at it. */
   fakeModel(script: FakeScript, options?: FakeModelOptions): Promise<{ model: FakeModelServer; env: Record<string, string> }>;
+  /** Closes `server` (another fake model server, say) after this test, with the agents. */
+  closeAfter<Server extends { close(): Promise<void> }>(server: Server): Server;
 }
 
 export function weftAcpHarness(): WeftAcpHarness {
   let home = "";
   let project = "";
   const agents: AgentProcess[] = [];
-  const servers: FakeModelServer[] = [];
+  const servers: Array<{ close(): Promise<void> }> = [];
 
   beforeEach(() => {
     home = mkdtempSync(join(tmpdir(), "weft-home-"));
@@ -54,7 +57,7 @@ export function weftAcpHarness(): WeftAcpHarness {
       const agent = AgentProcess.start({
         command: process.execPath,
         args: [join(repoRoot, "bin/weft.js"), "acp", ...args],
-        env: { XDG_STATE_HOME: home, WEFT_MODEL: undefined, WEFT_BASE_URL: undefined, WEFT_SESSIONS: undefined, WEFT_API_KEY: undefined, OPENAI_API_KEY: undefined, ...env },
+        env: { XDG_STATE_HOME: home, WEFT_MODEL: undefined, WEFT_BASE_URL: undefined, WEFT_SESSIONS: undefined, WEFT_API_KEY: undefined, OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined, ...env },
         ...(configure ? { configure } : {}),
       });
       agents.push(agent);
@@ -64,6 +67,10 @@ export function weftAcpHarness(): WeftAcpHarness {
       const model = await FakeModelServer.start(script, options);
       servers.push(model);
       return { model, env: { WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url } };
+    },
+    closeAfter(server) {
+      servers.push(server);
+      return server;
     },
   };
 }

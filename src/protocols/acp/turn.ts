@@ -146,6 +146,11 @@ export class Turn {
   /** How the turn's tool calls were last shown, kept with their results. */
   private readonly live = new LiveToolCalls();
 
+  /** Whether this turn showed the editor the call (by its session id) completed or failed. */
+  showedEnd(toolCallId: string): boolean {
+    return this.live.hasEnded(toolCallId);
+  }
+
   constructor(
     private readonly parts: TurnParts,
     /** The turn as the session keeps it while it is in progress. */
