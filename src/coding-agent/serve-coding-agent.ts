@@ -49,6 +49,7 @@ export function serveCodingAgent(streams: AcpStreams, options: CodingAgentOption
   });
   const settings: CommandSettings = {
     modes: CODING_AGENT_MODES,
+    // The config options serveAcp is given (a model picker, when there is one), so /model can show and switch it.
     configOptions: [],
     // The server is made below; a command runs only once it serves.
     setConfig: (sessionId, values) => server.setConfig(sessionId, values),
