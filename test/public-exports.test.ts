@@ -220,7 +220,7 @@ const surfaces: Record<string, Surface> = {
   },
   "./testing": {
     values: ["FakeMessagesServer", "FakeModelServer", "FakeResponsesServer", "ScriptedModel"],
-    types: ["ChatRequest", "FakeModelMessage", "FakeModelRequest", "FakeModelToolCall", "FakeReply", "FakeScript", "FakeScriptFor", "Script", "ScriptedReply"],
+    types: ["ChatRequest", "FakeModelMessage", "FakeModelOptions", "FakeModelRequest", "FakeModelToolCall", "FakeReply", "FakeScript", "FakeScriptFor", "Script", "ScriptedReply"],
   },
 };
 

@@ -27,13 +27,14 @@ import type { ToolQuestion } from "./tool-question.js";
 
 /**
  * Which tool calls need a person's approval: every call (`true`), the named tools, a map by tool
- * name, or a function of the call. Tools not covered fall back to their own `needsApproval`.
+ * name, or a function of the call. Tools not covered (and calls the function answers undefined
+ * for) fall back to their own `needsApproval`.
  */
 export type ApprovalPolicy =
   | boolean
   | readonly string[]
   | Readonly<Record<string, boolean>>
-  | ((call: { toolName: string; input: unknown; config: RunConfig }) => boolean);
+  | ((call: { toolName: string; input: unknown; config: RunConfig }) => boolean | undefined);
 
 /**
  * What the functions among an agent's options receive: the run's thread, who it is for, and its
@@ -61,8 +62,11 @@ export interface AgentOptions extends Pick<CompileOptions, "store" | "namespace"
    * every model call and tool step, so it should be quick after its first call for a thread.
    */
   tools?: ToolList | ((context: AgentRunContext) => ToolList | Promise<ToolList>) | undefined;
-  /** The system prompt, or a function of the run (who it is for, its settings), asked before every model call. */
-  instructions?: string | ((context: AgentRunContext) => string) | undefined;
+  /**
+   * The system prompt, or a function of the run (who it is for, its settings), asked before every
+   * model call; it may read something first (a project's own instructions on disk) and resolve.
+   */
+  instructions?: string | ((context: AgentRunContext) => string | Promise<string>) | undefined;
   approvals?: ApprovalPolicy | undefined;
   /** The most model calls one run may make; then the run ends as ACP's `max_turn_requests`. Default 25. */
   maxSteps?: number | undefined;
@@ -163,7 +167,7 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
         context.end("max_steps");
         return {};
       }
-      const instructions = typeof options.instructions === "function" ? options.instructions(runContext(context)) : options.instructions;
+      const instructions = typeof options.instructions === "function" ? await options.instructions(runContext(context)) : options.instructions;
       const tools = await toolsFor(context);
       const described = tools.size > 0 ? [...tools.values()].map(describeTool) : undefined;
       const model = typeof options.model === "function" ? await options.model(runContext(context)) : options.model;
@@ -325,7 +329,7 @@ function needsApproval(entry: PreparedCall, policy: ApprovalPolicy | undefined, 
     return policy;
   }
   if (typeof policy === "function") {
-    return policy({ toolName, input: entry.input, config });
+    return policy({ toolName, input: entry.input, config }) ?? Boolean(entry.tool?.needsApproval);
   }
   if (Array.isArray(policy)) {
     return policy.includes(toolName) || Boolean(entry.tool?.needsApproval);
@@ -497,6 +501,7 @@ async function execute(
       return context.interrupt<T>(value as unknown as JsonValue, options?.schema ? { id, schema: options.schema } : { id });
     },
     report: (update) => context.emit({ type: "tool-update", toolCallId: call.toolCallId, ...update }),
+    plan: (entries) => context.emit({ type: "plan", entries: entries.map((entry) => ({ content: entry.content, priority: entry.priority, status: entry.status })) }),
   };
   let part: ToolResultPart;
   try {

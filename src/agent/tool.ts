@@ -3,6 +3,7 @@
 
 import type { z } from "zod";
 
+import type { PlanEntry } from "../graph/events.js";
 import type { RunConfig } from "../graph/run-outcome.js";
 import type { JsonObject, JsonValue } from "../types/json.js";
 import type { Principal } from "../types/principal.js";
@@ -32,6 +33,8 @@ export interface ToolContext {
   ask<T = unknown>(question: JsonValue, options?: { schema?: JsonObject | undefined }): T;
   /** Shows progress while the tool runs: a diff, a terminal, some text, the files it touches. */
   report(update: { display?: ToolDisplay[] | undefined; locations?: ToolLocation[] | undefined; title?: string | undefined }): void;
+  /** Shows the person the agent's plan (a `plan` event; ACP's plan update): the whole list each time, in order. */
+  plan(entries: readonly PlanEntry[]): void;
 }
 
 /** The result of a tool that also wants something shown: `output` goes to the model, `display` to the person. */

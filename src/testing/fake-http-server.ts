@@ -5,7 +5,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
+import { SIDE_CALL_HEADER } from "../models/side-call-header.js";
 import type { FakeReply, FakeScriptFor } from "./fake-reply.js";
+
+/** Options every fake model server takes. */
+export interface FakeModelOptions {
+  /**
+   * The script for an agent's side calls: requests with the `x-weft-side-call` header, such as
+   * weft's call for a session's title, which it makes in the background beside a turn's calls.
+   * They are recorded in `sideRequests`, not `requests`, and take no reply from the main script,
+   * so a side call never shifts the replies a test scripted for the turns. Without it, a side
+   * call is answered with an HTTP 500 error (and an agent falls back as when it fails).
+   */
+  sideCalls?: FakeScriptFor<unknown> | undefined;
+}
 
 /** One server-sent event, written as it goes on the wire, and the reply text it carries if any. */
 export interface FakeStreamEvent {
@@ -15,8 +28,10 @@ export interface FakeStreamEvent {
 
 /** The model server fakes extend this with the wire format of the API they fake. */
 export abstract class FakeHttpServer<Request> {
-  /** Every request, in order. */
+  /** Every request, in order, but side calls. */
   readonly requests: Request[] = [];
+  /** Every side call (see FakeModelOptions.sideCalls), in order. */
+  readonly sideRequests: Request[] = [];
   /** When each request had arrived (its body read), by `performance.now()`, in order. */
   readonly requestTimes: number[] = [];
   /** How many replies the client broke off before they ended (or, for `neverAnswer`, began). */
@@ -26,7 +41,10 @@ export abstract class FakeHttpServer<Request> {
   private readonly server: Server = createServer();
   private readonly sockets = new Set<Socket>();
 
-  protected constructor(private readonly script: FakeScriptFor<Request>) {
+  protected constructor(
+    private readonly script: FakeScriptFor<Request>,
+    private readonly options: FakeModelOptions = {},
+  ) {
     this.server.on("request", (request, response) => void this.handle(request, response));
     this.server.on("connection", (socket) => {
       this.sockets.add(socket);
@@ -93,16 +111,22 @@ export abstract class FakeHttpServer<Request> {
       this.answerError(response, 400, error instanceof Error ? error.message : String(error));
       return;
     }
-    const index = this.requests.length;
-    this.requests.push(parsed);
-    this.requestTimes.push(performance.now());
+    const side = request.headers[SIDE_CALL_HEADER] !== undefined;
+    const script: FakeScriptFor<Request> = side ? (this.options.sideCalls ?? []) : this.script;
+    const index = side ? this.sideRequests.length : this.requests.length;
+    if (side) {
+      this.sideRequests.push(parsed);
+    } else {
+      this.requests.push(parsed);
+      this.requestTimes.push(performance.now());
+    }
     let reply: FakeReply | undefined;
     try {
-      reply = typeof this.script === "function" ? await this.script(parsed, index) : this.script[index];
+      reply = typeof script === "function" ? await script(parsed, index) : script[index];
     } catch (error) {
       reply = { status: 500, error: error instanceof Error ? error.message : String(error) };
     }
-    reply ??= { status: 500, error: `The fake model server has no reply number ${index + 1}.` };
+    reply ??= { status: 500, error: `The fake model server has no ${side ? "side call " : ""}reply number ${index + 1}.` };
     if (reply.neverAnswer) {
       response.on("close", () => this.aborted++);
       return;

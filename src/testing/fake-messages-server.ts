@@ -3,7 +3,7 @@
 // events (thinking, text and tool_use content blocks, stop reason and usage on message_delta), or
 // whole when not asked to stream, and answers errors in Anthropic's error JSON.
 
-import { FakeHttpServer, type FakeStreamEvent, namedFrame } from "./fake-http-server.js";
+import { FakeHttpServer, type FakeStreamEvent, namedFrame, type FakeModelOptions } from "./fake-http-server.js";
 import { appendAssistant, type FakeModelMessage, type FakeModelRequest, parseArguments, textOf } from "./fake-model-request.js";
 import { argumentsText, type FakeReply, type FakeScriptFor, finishOf, pieces, usageOf } from "./fake-reply.js";
 
@@ -16,8 +16,8 @@ export class FakeMessagesServer extends FakeHttpServer<FakeModelRequest> {
   private replies = 0;
 
   /** Starts a server on 127.0.0.1 with a free port. */
-  static async start(script: FakeScriptFor<FakeModelRequest>): Promise<FakeMessagesServer> {
-    return new FakeMessagesServer(script).listen();
+  static async start(script: FakeScriptFor<FakeModelRequest>, options: FakeModelOptions = {}): Promise<FakeMessagesServer> {
+    return new FakeMessagesServer(script, options).listen();
   }
 
   protected read(body: unknown): FakeModelRequest {

@@ -3,7 +3,7 @@
 // reasoning, tool calls), and can fail, break off mid-stream or stall, to test what an agent does
 // when its model misbehaves.
 
-import { dataFrame, FakeHttpServer, type FakeStreamEvent } from "./fake-http-server.js";
+import { dataFrame, FakeHttpServer, type FakeStreamEvent, type FakeModelOptions } from "./fake-http-server.js";
 import { argumentsText, type FakeReply, type FakeScriptFor, finishOf, pieces, usageOf } from "./fake-reply.js";
 
 export type { FakeReply } from "./fake-reply.js";
@@ -24,8 +24,8 @@ export class FakeModelServer extends FakeHttpServer<ChatRequest> {
   protected override readonly streamEnd = dataFrame("[DONE]");
 
   /** Starts a server on 127.0.0.1 with a free port. */
-  static async start(script: FakeScript): Promise<FakeModelServer> {
-    return new FakeModelServer(script).listen();
+  static async start(script: FakeScript, options: FakeModelOptions = {}): Promise<FakeModelServer> {
+    return new FakeModelServer(script, options).listen();
   }
 
   protected read(body: unknown): ChatRequest {

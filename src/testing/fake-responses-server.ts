@@ -4,7 +4,7 @@
 // asked to stream, answers errors in OpenAI's error JSON, and resolves `item_reference` inputs to
 // the items it sent before, as the real API does for stored responses.
 
-import { FakeHttpServer, type FakeStreamEvent, namedFrame } from "./fake-http-server.js";
+import { FakeHttpServer, type FakeStreamEvent, namedFrame, type FakeModelOptions } from "./fake-http-server.js";
 import { appendAssistant, type FakeModelMessage, type FakeModelRequest, parseArguments, textOf } from "./fake-model-request.js";
 import { argumentsText, type FakeReply, type FakeScriptFor, finishOf, pieces, usageOf } from "./fake-reply.js";
 
@@ -19,8 +19,8 @@ export class FakeResponsesServer extends FakeHttpServer<FakeModelRequest> {
   private responses = 0;
 
   /** Starts a server on 127.0.0.1 with a free port. */
-  static async start(script: FakeScriptFor<FakeModelRequest>): Promise<FakeResponsesServer> {
-    return new FakeResponsesServer(script).listen();
+  static async start(script: FakeScriptFor<FakeModelRequest>, options: FakeModelOptions = {}): Promise<FakeResponsesServer> {
+    return new FakeResponsesServer(script, options).listen();
   }
 
   protected read(body: unknown): FakeModelRequest {

@@ -2,6 +2,7 @@
 // OpenAI-compatible chat-completions, OpenAI Responses and Anthropic Messages APIs.
 
 export { type FakeReply, type FakeScript, type ChatRequest, FakeModelServer } from "./fake-model-server.js";
+export { type FakeModelOptions } from "./fake-http-server.js";
 export { type FakeModelMessage, type FakeModelRequest, type FakeModelToolCall } from "./fake-model-request.js";
 export { type FakeScriptFor } from "./fake-reply.js";
 export { FakeResponsesServer } from "./fake-responses-server.js";

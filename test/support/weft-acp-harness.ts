@@ -9,18 +9,22 @@ import { join } from "node:path";
 
 import { afterEach, beforeEach, expect } from "vitest";
 
+import type { FakeModelOptions } from "../../src/testing/fake-http-server.js";
 import { FakeModelServer, type FakeScript } from "../../src/testing/fake-model-server.js";
-import { AgentProcess, repoRoot, stopAndCheck } from "./agent-process.js";
+import { AgentProcess, type AgentProcessOptions, repoRoot, stopAndCheck } from "./agent-process.js";
 
 export interface WeftAcpHarness {
   /** This test's `XDG_STATE_HOME`. */
   readonly home: string;
   /** This test's project directory, for `session/new`. */
   readonly project: string;
-  /** Starts `weft acp` with `args`; `env` adds to (or, mapped to undefined, removes from) its environment. */
-  start(env?: Record<string, string | undefined>, args?: readonly string[]): AgentProcess;
+  /**
+   * Starts `weft acp` with `args`; `env` adds to (or, mapped to undefined, removes from) its
+   * environment; `configure` adds client handlers (fs, terminals) to the test editor.
+   */
+  start(env?: Record<string, string | undefined>, args?: readonly string[], configure?: AgentProcessOptions["configure"]): AgentProcess;
   /** Starts a fake model server for this test, with the environment that points `weft acp` at it. */
-  fakeModel(script: FakeScript): Promise<{ model: FakeModelServer; env: Record<string, string> }>;
+  fakeModel(script: FakeScript, options?: FakeModelOptions): Promise<{ model: FakeModelServer; env: Record<string, string> }>;
   /** Closes `server` (another fake model server, say) after this test, with the agents. */
   closeAfter<Server extends { close(): Promise<void> }>(server: Server): Server;
 }
@@ -49,17 +53,18 @@ export function weftAcpHarness(): WeftAcpHarness {
     get project() {
       return project;
     },
-    start(env = {}, args = []) {
+    start(env = {}, args = [], configure) {
       const agent = AgentProcess.start({
         command: process.execPath,
         args: [join(repoRoot, "bin/weft.js"), "acp", ...args],
         env: { XDG_STATE_HOME: home, WEFT_MODEL: undefined, WEFT_BASE_URL: undefined, WEFT_SESSIONS: undefined, WEFT_API_KEY: undefined, OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined, ...env },
+        ...(configure ? { configure } : {}),
       });
       agents.push(agent);
       return agent;
     },
-    async fakeModel(script) {
-      const model = await FakeModelServer.start(script);
+    async fakeModel(script, options) {
+      const model = await FakeModelServer.start(script, options);
       servers.push(model);
       return { model, env: { WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url } };
     },

@@ -80,7 +80,7 @@ export function sessionParts(services: SessionServices, record: AcpSessionRecord
     config,
     commands,
     usage,
-    title: new SessionTitle(session, held, services.title, logger, services.closing),
+    title: new SessionTitle(session, held, services.title, logger, services.closing, () => config.values()),
     transcript: new Transcript(),
     view: { cwd: record.info.cwd, ids: new ToolCallIds(), kind: services.kind, contentLimit: services.contentLimit, shows: () => shownBeside(services.capabilities()) },
     ledger,
