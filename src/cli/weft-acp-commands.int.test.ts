@@ -23,16 +23,16 @@ function commandsOf(agent: AgentProcess, sessionId: string): string[] {
 }
 
 describe("weft acp slash commands", () => {
-  it("offers /help, /mode, /model and /init, and /help lists them without calling the model", async () => {
+  it("offers /help, /mode, /model, /init, /compact and /permissions, and /help lists them without calling the model", async () => {
     const { model, env } = await harness.fakeModel([]);
     const agent = harness.start(env);
     await agent.initialize();
     const sessionId = await agent.newSession(harness.project);
     await agent.waitFor(() => commandsOf(agent, sessionId).length > 0, "the commands");
-    expect(commandsOf(agent, sessionId)).toEqual(["help", "mode", "model", "init"]);
+    expect(commandsOf(agent, sessionId)).toEqual(["help", "mode", "model", "init", "compact", "permissions"]);
     expect((await agent.prompt(sessionId, "/help")).stopReason).toBe("end_turn");
     const help = agent.textOf(sessionId);
-    for (const name of ["/help", "/mode <a mode>", "/model <a model>", "/init"]) {
+    for (const name of ["/help", "/mode <a mode>", "/model <a model>", "/init", "/compact", "/permissions"]) {
       expect(help).toContain(name);
     }
     expect(model.requests).toEqual([]);
