@@ -44,6 +44,7 @@ const surfaces: Record<string, Surface> = {
       "createMessageId",
       "defineTool",
       "isToolApproval",
+      "knownModel",
       "lazyModel",
       "listChannel",
       "messageText",
@@ -84,12 +85,14 @@ const surfaces: Record<string, Surface> = {
       "InterruptRequest",
       "JsonObject",
       "JsonValue",
+      "KnownModel",
       "LinkPart",
       "ListNamespacesOptions",
       "Logger",
       "Message",
       "MessagePart",
       "MessagesWrite",
+      "ModelPrices",
       "ModelProvider",
       "Namespace",
       "NodeContext",
@@ -213,7 +216,7 @@ const surfaces: Record<string, Surface> = {
   },
   "./testing": {
     values: ["FakeModelServer", "ScriptedModel"],
-    types: ["ChatRequest", "FakeReply", "FakeScript", "Script", "ScriptedReply"],
+    types: ["ChatRequest", "FakeModelServerOptions", "FakeReply", "FakeScript", "Script", "ScriptedReply"],
   },
 };
 

@@ -3,7 +3,7 @@
 // reasoning, tool calls), and can fail, break off mid-stream or stall, to test what an agent does
 // when its model misbehaves.
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
 /** One scripted reply. Text and reasoning given as arrays stream as those chunks. */
@@ -43,13 +43,22 @@ export interface ChatRequest {
 
 export type FakeScript = readonly FakeReply[] | ((request: ChatRequest, index: number) => FakeReply | Promise<FakeReply>);
 
+export interface FakeModelServerOptions {
+  /** The model ids `GET /v1/models` lists, in the OpenAI format; without them that route is 404. */
+  models?: readonly string[] | undefined;
+}
+
 export class FakeModelServer {
   /** Every request, in order. */
   readonly requests: ChatRequest[] = [];
+  /** Each request's headers, in the same order. */
+  readonly requestHeaders: IncomingHttpHeaders[] = [];
   /** When each request had arrived (its body read), by `performance.now()`, in order. */
   readonly requestTimes: number[] = [];
   /** How many replies the client broke off before they ended (or, for `neverAnswer`, began). */
   aborted = 0;
+  /** How many times the model list was asked for. */
+  modelListRequests = 0;
   /** Called with each chunk's text just before it is written, for latency measurements. */
   onChunk: ((text: string) => void) | undefined;
   private readonly sockets = new Set<Socket>();
@@ -57,12 +66,13 @@ export class FakeModelServer {
   private constructor(
     private readonly server: Server,
     private readonly script: FakeScript,
+    private readonly options: FakeModelServerOptions,
   ) {}
 
   /** Starts a server on 127.0.0.1 with a free port. */
-  static async start(script: FakeScript): Promise<FakeModelServer> {
+  static async start(script: FakeScript, options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
     const server = createServer();
-    const fake = new FakeModelServer(server, script);
+    const fake = new FakeModelServer(server, script, options);
     server.on("request", (request, response) => void fake.handle(request, response));
     server.on("connection", (socket) => {
       fake.sockets.add(socket);
@@ -86,6 +96,12 @@ export class FakeModelServer {
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (request.method === "GET" && request.url?.endsWith("/models") && this.options.models) {
+      this.modelListRequests++;
+      const data = this.options.models.map((id) => ({ id, object: "model", created: 0, owned_by: "fake" }));
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data }));
+      return;
+    }
     if (request.method !== "POST" || !request.url?.endsWith("/chat/completions")) {
       response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `No route ${request.method} ${request.url}` } }));
       return;
@@ -97,6 +113,7 @@ export class FakeModelServer {
     const parsed = JSON.parse(body) as ChatRequest;
     const index = this.requests.length;
     this.requests.push(parsed);
+    this.requestHeaders.push(request.headers);
     this.requestTimes.push(performance.now());
     let reply: FakeReply | undefined;
     try {

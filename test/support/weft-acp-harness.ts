@@ -9,18 +9,20 @@ import { join } from "node:path";
 
 import { afterEach, beforeEach, expect } from "vitest";
 
-import { FakeModelServer, type FakeScript } from "../../src/testing/fake-model-server.js";
+import { FakeModelServer, type FakeModelServerOptions, type FakeScript } from "../../src/testing/fake-model-server.js";
 import { AgentProcess, repoRoot, stopAndCheck } from "./agent-process.js";
 
 export interface WeftAcpHarness {
   /** This test's `XDG_STATE_HOME`. */
   readonly home: string;
+  /** This test's `XDG_CONFIG_HOME` (inside `home`, not made until a test writes there). */
+  readonly configHome: string;
   /** This test's project directory, for `session/new`. */
   readonly project: string;
   /** Starts `weft acp` with `args`; `env` adds to (or, mapped to undefined, removes from) its environment. */
   start(env?: Record<string, string | undefined>, args?: readonly string[]): AgentProcess;
   /** Starts a fake model server for this test, with the environment that points `weft acp` at it. */
-  fakeModel(script: FakeScript): Promise<{ model: FakeModelServer; env: Record<string, string> }>;
+  fakeModel(script: FakeScript, options?: FakeModelServerOptions): Promise<{ model: FakeModelServer; env: Record<string, string> }>;
 }
 
 export function weftAcpHarness(): WeftAcpHarness {
@@ -47,17 +49,20 @@ export function weftAcpHarness(): WeftAcpHarness {
     get project() {
       return project;
     },
+    get configHome() {
+      return join(home, "config");
+    },
     start(env = {}, args = []) {
       const agent = AgentProcess.start({
         command: process.execPath,
         args: [join(repoRoot, "bin/weft.js"), "acp", ...args],
-        env: { XDG_STATE_HOME: home, WEFT_MODEL: undefined, WEFT_BASE_URL: undefined, WEFT_SESSIONS: undefined, WEFT_API_KEY: undefined, OPENAI_API_KEY: undefined, ...env },
+        env: { XDG_STATE_HOME: home, XDG_CONFIG_HOME: join(home, "config"), WEFT_MODEL: undefined, WEFT_MODELS: undefined, WEFT_BASE_URL: undefined, WEFT_SESSIONS: undefined, WEFT_API_KEY: undefined, OPENAI_API_KEY: undefined, ...env },
       });
       agents.push(agent);
       return agent;
     },
-    async fakeModel(script) {
-      const model = await FakeModelServer.start(script);
+    async fakeModel(script, options) {
+      const model = await FakeModelServer.start(script, options);
       servers.push(model);
       return { model, env: { WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url } };
     },
