@@ -11,7 +11,7 @@ import type { AgentRunContext } from "../agent/create-agent.js";
 import { WeftError } from "../errors/weft-error.js";
 import type { RunConfig } from "../graph/run-outcome.js";
 import { knownModel, type ModelPrices } from "../models/known-models.js";
-import { parseModelSpec, resolveModel } from "../models/resolve-model.js";
+import { OLLAMA_BASE_URL, parseModelSpec, resolveModel } from "../models/resolve-model.js";
 import { listServerModels, SERVER_MODELS_TIMEOUT_MS } from "../models/server-models.js";
 import type { AcpConfigChoice, AcpConfigOption } from "../protocols/acp/config-options.js";
 import type { AcpUsageOptions } from "../protocols/acp/usage.js";
@@ -194,8 +194,10 @@ export class ModelCatalog {
     const servers = new Map<string, ModelChoice>();
     for (const choice of this.choices) {
       const { provider } = parseModelSpec(choice.model);
-      if ((provider === "ollama" || provider === "openai-compatible") && choice.listServerModels !== false && choice.baseURL !== undefined) {
-        servers.set(`${provider} ${choice.baseURL}`, choice);
+      // Ollama's models without a base URL are on its local port, as resolveModel() has it.
+      const baseURL = choice.baseURL ?? (provider === "ollama" ? OLLAMA_BASE_URL : undefined);
+      if ((provider === "ollama" || provider === "openai-compatible") && choice.listServerModels !== false && baseURL !== undefined) {
+        servers.set(`${provider} ${baseURL}`, { ...choice, baseURL });
       }
     }
     const lists = await Promise.all(
