@@ -163,10 +163,14 @@ function terminalAsker(): Asker {
   });
   const terminal = Boolean(process.stdin.isTTY);
   const lines = createInterface({ input: process.stdin, output, terminal });
+  // Ctrl-C stops setup (its input ends) rather than pausing the terminal.
+  lines.on("SIGINT", () => lines.close());
   const next = lines[Symbol.asyncIterator]();
   return {
     async ask(question, options) {
-      process.stdout.write(question);
+      // The question as readline's prompt, so it redraws it as the person edits the line.
+      lines.setPrompt(question);
+      lines.prompt();
       muted = Boolean(options?.secret) && terminal;
       const line = await next.next();
       if (muted) {

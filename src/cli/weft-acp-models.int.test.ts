@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 
 import type { AgentProcess } from "../../test/support/agent-process.js";
 import { repoRoot } from "../../test/support/agent-process.js";
+import { PtyProcess } from "../../test/support/pty.js";
 import { weftAcpHarness } from "../../test/support/weft-acp-harness.js";
 import type { FakeModelServer } from "../testing/fake-model-server.js";
 
@@ -228,6 +229,24 @@ describe("weft acp's models", () => {
     await agent.prompt(sessionId, "hello");
     expect(server.requests.at(-1)?.model).toBe("served-model");
     expect(server.requestHeaders.at(-1)?.authorization).toBe("Bearer sk-secret-123");
+  });
+
+  it("weft setup on a terminal does not show the key as it is typed", async () => {
+    const setup = new PtyProcess(`${process.execPath} ${join(repoRoot, "bin/weft.js")} setup`, { env: { XDG_CONFIG_HOME: harness.configHome } });
+    try {
+      await setup.waitFor(/Provider \[1\]: $/);
+      setup.type("1\r");
+      await setup.waitFor(/API key \(not shown\): $/);
+      setup.type("sk-typed-secret\r");
+      await setup.waitFor(/Model \[gpt-4\.1\]: $/);
+      setup.type("\r");
+      expect(await setup.exited).toBe(0);
+      expect(setup.text).toContain("weft acp now starts with openai:gpt-4.1");
+      expect(setup.text).not.toContain("sk-typed-secret");
+      expect(readFileSync(join(harness.configHome, "weft", "keys", "openai.key"), "utf8")).toBe("sk-typed-secret\n");
+    } finally {
+      setup.kill();
+    }
   });
 
   it("weft acp --setup runs setup, and stops without writing when the answers run out", () => {
