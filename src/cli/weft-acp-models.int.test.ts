@@ -249,7 +249,7 @@ describe("weft acp's models", () => {
     }
   });
 
-  it("weft acp --setup runs setup, and stops without writing when the answers run out", () => {
+  it("weft acp --setup runs setup, stops without writing when the answers run out, and adds to what an earlier run wrote", () => {
     const stopped = weft(["acp", "--setup"], {}, "2\n");
     expect(stopped.status).toBe(1);
     expect(stopped.stderr).toContain("nothing was written");
@@ -257,6 +257,16 @@ describe("weft acp's models", () => {
     expect(done.status).toBe(0);
     const config = JSON.parse(readFileSync(join(harness.configHome, "weft", "config.json"), "utf8")) as unknown;
     expect(config).toEqual({ models: [{ model: "anthropic:claude-sonnet-4-5", apiKeyFile: "keys/anthropic.key" }], default: "anthropic:claude-sonnet-4-5" });
+    // A second run adds its model first, as the default, and keeps the others.
+    expect(weft(["setup"], {}, "1\nkey-openai\ngpt-5\n").status).toBe(0);
+    const both = JSON.parse(readFileSync(join(harness.configHome, "weft", "config.json"), "utf8")) as unknown;
+    expect(both).toEqual({
+      models: [
+        { model: "openai:gpt-5", apiKeyFile: "keys/openai.key" },
+        { model: "anthropic:claude-sonnet-4-5", apiKeyFile: "keys/anthropic.key" },
+      ],
+      default: "openai:gpt-5",
+    });
   });
 
   it("offers weft setup as a terminal sign-in only to editors that advertise auth.terminal", async () => {
