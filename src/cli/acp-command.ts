@@ -29,6 +29,9 @@ export async function runAcp(config: AgentConfig, version: string): Promise<numb
   const server = serveCodingAgent(streams, {
     ...(models ? { models } : { model: new UnconfiguredModel() }),
     authMethods: [SETUP_METHOD],
+    // With no model yet, an editor that can run setup is asked to (session/new: auth_required);
+    // the others get sessions whose every prompt says how to set one up.
+    authRequired: () => models === undefined,
     store,
     logger,
     agentInfo: { name: "weft", title: "weft", version },

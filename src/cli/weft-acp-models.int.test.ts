@@ -276,5 +276,17 @@ describe("weft acp's models", () => {
     const init = await terminal.initialize({ auth: { terminal: true } });
     expect(init.authMethods).toEqual([{ type: "terminal", id: "weft-setup", name: "Set up a model", description: expect.any(String), args: ["--setup"] }]);
     await expect(terminal.agent.request(acp.methods.agent.authenticate, { methodId: "weft-setup" })).rejects.toThrow(/terminal method/);
+    // With no model set up, that editor is asked to sign in before a session; the other is not.
+    await expect(newSession(terminal)).rejects.toMatchObject({ code: -32000 });
+    expect((await newSession(plain)).sessionId).toMatch(/^sess_/);
+  });
+
+  it("starts sessions for an editor with auth.terminal once a model is set up", async () => {
+    const server = await echoServer();
+    const agent = harness.start({ WEFT_MODEL: "openai-compatible:ready", WEFT_BASE_URL: server.url });
+    expect((await agent.initialize({ auth: { terminal: true } })).authMethods).toHaveLength(1);
+    const { sessionId } = await newSession(agent);
+    await agent.prompt(sessionId, "hello");
+    expect(server.requests.at(-1)?.model).toBe("ready");
   });
 });

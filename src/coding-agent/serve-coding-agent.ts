@@ -22,6 +22,8 @@ export interface CodingAgentOptions {
   models?: ModelCatalog | undefined;
   /** Ways to sign in, for `initialize` (see AcpOptions.authMethods). */
   authMethods?: AcpOptions["authMethods"];
+  /** Whether a new session must wait for the person to sign in (see AcpOptions.authRequired). */
+  authRequired?: AcpOptions["authRequired"];
   /** Where sessions and the graph's checkpoints are kept. */
   store: Store;
   logger?: Logger | undefined;
@@ -57,6 +59,7 @@ export function serveCodingAgent(streams: AcpStreams, options: CodingAgentOption
     failures: "message",
     ...(options.models ? { configOptions: options.models.configOptions, usage: options.models.usage } : {}),
     ...(options.authMethods ? { authMethods: options.authMethods } : {}),
+    ...(options.authRequired ? { authRequired: options.authRequired } : {}),
     ...(options.onInitialized ? { onInitialized: options.onInitialized } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });

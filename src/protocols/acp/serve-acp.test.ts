@@ -199,6 +199,18 @@ describe("serveAcp in process", () => {
     expect(asked).toEqual(["key"]);
   });
 
+  it("refuses session/new with auth_required while authRequired holds, only to editors listed a way to sign in", async () => {
+    let required = true;
+    const authMethods: acp.AuthMethod[] = [{ type: "terminal", id: "setup", name: "Set up", args: ["--setup"] }];
+    const agent = await serve(createAgent({ model: new ScriptedModel([]) }), { authMethods, authRequired: () => required });
+    // initialize (in serve) listed no method: the editor cannot sign in, so its session starts.
+    expect(await agent.newSession()).toMatch(/^sess_/);
+    await agent.client.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: { auth: { terminal: true } } });
+    await expect(agent.newSession()).rejects.toMatchObject({ code: -32000 });
+    required = false;
+    expect(await agent.newSession()).toMatch(/^sess_/);
+  });
+
   it("asks a configOptions function as each session opens, so a list that grows reaches the next session", async () => {
     const choices = [{ value: "a", name: "A" }];
     let declared: AcpConfigOption[] = [{ type: "select", id: "model", name: "Model", default: "a", options: choices }];

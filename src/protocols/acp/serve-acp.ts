@@ -145,6 +145,12 @@ export interface AcpOptions {
    * request gets -32602.
    */
   authenticate?: ((methodId: string) => void | Promise<void>) | undefined;
+  /**
+   * Whether the person must sign in before a session can start (no model is set up yet, say).
+   * While it answers true, `session/new` fails with auth_required (-32000), so the editor offers
+   * the methods it was listed; an editor listed none gets its session as usual.
+   */
+  authRequired?: (() => boolean) | undefined;
 }
 
 /** A running ACP connection. */
@@ -213,6 +219,8 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
   let clientCapabilities: AcpClientCapabilities = {};
   let booleanOptions = false;
   let initialized = false;
+  /** The sign-in methods the editor was listed in its `initialize`. */
+  let listedAuth: acp.AuthMethod[] = [];
 
   const app = acp.agent({ name: options.agentInfo?.name ?? graph.name });
   const live = (sessionId: string): LiveSession => {
@@ -273,10 +281,13 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
           sessionCapabilities,
         },
         agentInfo: implementation(options.agentInfo ?? { name: graph.name, version: "0.0.0" }),
-        authMethods: (options.authMethods ?? []).filter((method) => !isTerminal(method) || params.clientCapabilities?.auth?.terminal === true),
+        authMethods: (listedAuth = (options.authMethods ?? []).filter((method) => !isTerminal(method) || params.clientCapabilities?.auth?.terminal === true)),
       };
     })
     .onRequest(acp.methods.agent.session.new, handle(async ({ params }) => {
+      if (listedAuth.length > 0 && options.authRequired?.()) {
+        throw acp.RequestError.authRequired(undefined, `sign in first (${listedAuth.map((method) => method.name).join(", ")})`);
+      }
       checkCwd(params.cwd);
       const record: AcpSessionRecord = {
         info: sessionInfo(`sess_${randomUUID().replaceAll("-", "")}`, params.cwd, params.mcpServers ?? [], additionalDirectories(params.cwd, params.additionalDirectories)),
