@@ -72,6 +72,7 @@ export class ModelCatalog {
   private readonly choices: ModelChoice[];
   private readonly defaultModel: string;
   private readonly logger: Logger;
+  private readonly listTimeoutMs: number;
   private readonly models = new Map<string, LanguageModelV3>();
   private listing: Promise<void> | undefined;
   private listedAt = 0;
@@ -90,13 +91,6 @@ export class ModelCatalog {
     }
     this.logger = options.logger ?? silentLogger;
     this.listTimeoutMs = options.listTimeoutMs ?? SERVER_MODELS_TIMEOUT_MS;
-  }
-
-  private readonly listTimeoutMs: number;
-
-  /** The models offered now, configured ones first. */
-  get all(): readonly ModelChoice[] {
-    return this.choices;
   }
 
   /** Starts fetching the servers' model lists, if any; call it off the start path. */

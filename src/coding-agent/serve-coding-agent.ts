@@ -21,9 +21,9 @@ export interface CodingAgentOptions {
   /** The models a person picks from per session, with their thought levels and usage figures. */
   models?: ModelCatalog | undefined;
   /** Ways to sign in, for `initialize` (see AcpOptions.authMethods). */
-  authMethods?: AcpOptions["authMethods"];
+  authMethods?: AcpOptions["authMethods"] | undefined;
   /** Whether a new session must wait for the person to sign in (see AcpOptions.authRequired). */
-  authRequired?: AcpOptions["authRequired"];
+  authRequired?: AcpOptions["authRequired"] | undefined;
   /** Where sessions and the graph's checkpoints are kept. */
   store: Store;
   logger?: Logger | undefined;
