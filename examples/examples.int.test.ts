@@ -131,4 +131,14 @@ describe("examples", () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/failed: The model openai\.\S+\/gpt-4\.1-mini failed: the model server could not be reached/);
   });
+
+  it("test-with-fakes.ts runs an agent's tool call against the fake Responses server, with no key", () => {
+    const result = spawnSync(process.execPath, ["--import", tsx, `${repoRoot}examples/test-with-fakes.ts`], {
+      cwd: emptyDirectory(),
+      encoding: "utf8",
+      env: { ...process.env, OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined },
+    });
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe("2 + 3 is 5.\n{ role: 'tool', toolCallId: 'call_1', content: '5' }\n");
+  });
 });

@@ -68,8 +68,11 @@ export {
 } from "./agent/create-agent.js";
 export type { ToolQuestion } from "./agent/tool-question.js";
 export { defineTool, type ApprovalContext, type ApprovalDescription, type Tool, type ToolContext, type ToolOutput } from "./agent/tool.js";
-export { isToolApproval, type ToolApprovalAnswer, type ToolApprovalRequest } from "./agent/tool-approval.js";
+export { isToolApproval, type ApprovalScope, type ToolApprovalAnswer, type ToolApprovalRequest } from "./agent/tool-approval.js";
 export { ModelCallError } from "./agent/agent-errors.js";
+export type { AgentContextOptions } from "./agent/context-window.js";
+export type { Compaction } from "./agent/compaction.js";
+export { DEFAULT_SUMMARY_INSTRUCTIONS } from "./agent/summarize-conversation.js";
 
 // Models by "provider:model" string.
 export { MODEL_PROVIDERS, ModelSpecError, parseModelSpec, resolveModel, type ModelProvider, type ResolveModelOptions } from "./models/resolve-model.js";

@@ -70,7 +70,19 @@ function innermost(cause: unknown): string {
   while (current instanceof Error && current.cause instanceof Error) {
     current = current.cause;
   }
-  return current instanceof Error ? current.message : String(current);
+  return current instanceof Error ? current.message : (messageField(current) ?? String(current));
+}
+
+/**
+ * The message of an error a provider streams as plain data rather than an Error, such as
+ * Anthropic's `{ type: "overloaded_error", message }` or an OpenAI `error` event.
+ */
+function messageField(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) {
+    return undefined;
+  }
+  const record = value as { message?: unknown; error?: unknown };
+  return typeof record.message === "string" ? record.message : messageField(record.error);
 }
 
 function statusOf(cause: unknown): number | undefined {
@@ -79,7 +91,7 @@ function statusOf(cause: unknown): number | undefined {
 }
 
 function describe(cause: unknown, status: number | undefined): string {
-  const message = cause instanceof Error ? cause.message : typeof cause === "string" ? cause : JSON.stringify(cause);
+  const message = cause instanceof Error ? cause.message : typeof cause === "string" ? cause : (messageField(cause) ?? JSON.stringify(cause));
   if (status === 401 || status === 403) {
     return `the provider refused the API key (HTTP ${status}). ${message}`;
   }

@@ -195,6 +195,39 @@ describe("createAgent over an OpenAI-compatible server", () => {
     expect(described).toEqual(["described/call_w"]);
   });
 
+  it("puts a tool's approval scope into its approval: the scope it gives, false for none or one that throws or is not a scope, absent for a tool without", async () => {
+    const scoped = (name: string, scope: (command: string) => unknown) =>
+      defineTool({
+        name,
+        description: "Runs.",
+        input: z.object({ command: z.string() }),
+        needsApproval: true,
+        approvalScope: ({ command }) => scope(command) as never,
+        execute: () => "ran",
+      });
+    const plain = defineTool({ name: "plain", description: "Runs.", input: z.object({ command: z.string() }), needsApproval: true, execute: () => "ran" });
+    const tools = [
+      scoped("prefix", (command) => ({ key: `prefix:${command}`, label: `\`${command} …\``, within: ["prefix:npm"] })),
+      scoped("none", () => undefined),
+      scoped("throws", () => {
+        throw new Error("no scope");
+      }),
+      scoped("bad", () => ({ key: "", label: "empty" })),
+      plain,
+    ];
+    const calls = tools.map((tool) => ({ name: tool.name, arguments: { command: "npm test" }, id: `call_${tool.name}` }));
+    const { agent } = await agentOn([{ toolCalls: calls }], { tools });
+    const paused = await agent.run(input("run them"), { threadId: "scoped" }).outcome;
+    const scopes = paused.status === "interrupted" ? paused.interrupts.map((interrupt) => [(interrupt.value as { toolName: string }).toolName, (interrupt.value as { scope?: unknown }).scope]) : [];
+    expect(scopes).toEqual([
+      ["prefix", { key: "prefix:npm test", label: "`npm test …`", within: ["prefix:npm"] }],
+      ["none", false],
+      ["throws", false],
+      ["bad", false],
+      ["plain", undefined],
+    ]);
+  });
+
   it("describes an approval with the tool's title and locations when it gives no description of its own", async () => {
     const move = defineTool({
       name: "move_file",

@@ -1,6 +1,7 @@
 // createAgent(): the model/tool loop as a graph. A `model` node streams the model's reply; when it
 // asks for tools, a `tools` node asks for the approvals it needs (one interrupt per gated call),
 // runs the calls in parallel and hands every call exactly one result; then back to the model.
+// Given a context window, each model call's prompt is first fitted to it (fit-context.ts).
 
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, SharedV3ProviderOptions } from "@ai-sdk/provider";
 import { z } from "zod";
@@ -16,21 +17,24 @@ import type { JsonObject, JsonValue } from "../types/json.js";
 import type { AssistantMessage, Message, ToolCallPart, ToolMessage, ToolResultPart } from "../types/messages.js";
 import type { Principal } from "../types/principal.js";
 import type { ToolDisplay, ToolLocation } from "../types/tool-display.js";
-import { toModelPrompt } from "./model-prompt.js";
+import type { Compaction } from "./compaction.js";
+import { type AgentContextOptions, checkContextOptions, checkWindow, type ContextMeasure, promptLimit } from "./context-window.js";
+import { fitContext } from "./fit-context.js";
 import { streamModel } from "./stream-model.js";
 import { isToolOutput, type Tool, type ToolContext } from "./tool.js";
-import type { ToolApprovalAnswer, ToolApprovalRequest } from "./tool-approval.js";
+import type { ApprovalScope, ToolApprovalAnswer, ToolApprovalRequest } from "./tool-approval.js";
 import type { ToolQuestion } from "./tool-question.js";
 
 /**
  * Which tool calls need a person's approval: every call (`true`), the named tools, a map by tool
- * name, or a function of the call. Tools not covered fall back to their own `needsApproval`.
+ * name, or a function of the call. Tools not covered (and calls the function answers undefined
+ * for) fall back to their own `needsApproval`.
  */
 export type ApprovalPolicy =
   | boolean
   | readonly string[]
   | Readonly<Record<string, boolean>>
-  | ((call: { toolName: string; input: unknown; config: RunConfig }) => boolean);
+  | ((call: { toolName: string; input: unknown; config: RunConfig }) => boolean | undefined);
 
 /**
  * What the functions among an agent's options receive: the run's thread, who it is for, and its
@@ -58,8 +62,11 @@ export interface AgentOptions extends Pick<CompileOptions, "store" | "namespace"
    * every model call and tool step, so it should be quick after its first call for a thread.
    */
   tools?: ToolList | ((context: AgentRunContext) => ToolList | Promise<ToolList>) | undefined;
-  /** The system prompt, or a function of the run (who it is for, its settings), asked before every model call. */
-  instructions?: string | ((context: AgentRunContext) => string) | undefined;
+  /**
+   * The system prompt, or a function of the run (who it is for, its settings), asked before every
+   * model call; it may read something first (a project's own instructions on disk) and resolve.
+   */
+  instructions?: string | ((context: AgentRunContext) => string | Promise<string>) | undefined;
   approvals?: ApprovalPolicy | undefined;
   /** The most model calls one run may make; then the run ends as ACP's `max_turn_requests`. Default 25. */
   maxSteps?: number | undefined;
@@ -74,14 +81,37 @@ export interface AgentOptions extends Pick<CompileOptions, "store" | "namespace"
    * see DEFAULT_MODEL_IDLE_TIMEOUT_MS for why it is long.
    */
   modelIdleTimeoutMs?: number | undefined;
+  /**
+   * The model's context window, to keep every model call within it. Before a call whose prompt
+   * would take more than `window - reserve` tokens (by estimatePrompt), the older turns are
+   * summarised by the model and the model is sent [instructions, summary, recent messages]. The
+   * conversation in the state stays whole; the compaction is kept beside it (`compaction`), so it
+   * is checkpointed and a restarted process sends the same compacted prompt. Without it, every
+   * call sends the whole conversation.
+   */
+  context?: AgentContextOptions<AgentRunContext> | undefined;
 }
 
-/** What an agent takes: the whole conversation so far. The run's state starts from exactly it. */
+/**
+ * What an agent takes: the whole conversation so far. The run's state starts from exactly it.
+ * With `compact: true` the run summarises the conversation (everything that can be) and ends
+ * without calling the model for a reply, as a `/compact` command asks.
+ */
 export interface AgentInput {
   messages: Message[];
+  compact?: boolean | undefined;
 }
 
-const agentChannels = () => ({ messages: messagesChannel(), modelCalls: valueChannel(0) });
+const agentChannels = () => ({
+  messages: messagesChannel(),
+  modelCalls: valueChannel(0),
+  /** The summary the model is sent in place of the conversation's older messages (see compaction.ts). */
+  compaction: valueChannel<Compaction | null>(null),
+  /** What the last model call's prompt was made of and the tokens the provider counted for it. */
+  contextMeasure: valueChannel<ContextMeasure | null>(null),
+  /** Set by an input that asks for a compaction now (every input sets it, true or false). */
+  compactNow: valueChannel(false),
+});
 
 export type AgentChannels = ReturnType<typeof agentChannels>;
 
@@ -116,22 +146,55 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
     return new Map(list.map((tool) => [tool.name, tool]));
   };
   const maxSteps = options.maxSteps ?? 25;
+  if (options.context) {
+    checkContextOptions(options.context);
+  }
+  const windowFor = (context: NodeContext): number | undefined => {
+    const window = options.context?.window;
+    const size = typeof window === "function" ? window(runContext(context)) : window;
+    if (size !== undefined) {
+      checkWindow(size);
+    }
+    return size;
+  };
 
   const graph = new StateGraph({
     name: options.name ?? "agent",
     channels: agentChannels(),
-    input: (input: AgentInput) => ({ messages: replaceMessages(input.messages), modelCalls: 0 }),
+    input: (input: AgentInput) => ({ messages: replaceMessages(input.messages), modelCalls: 0, compactNow: input.compact === true }),
   })
     .addNode("model", async (state, context) => {
-      if (state.modelCalls >= maxSteps) {
+      if (state.modelCalls >= maxSteps && !state.compactNow) {
         context.end("max_steps");
         return {};
       }
-      const instructions = typeof options.instructions === "function" ? options.instructions(runContext(context)) : options.instructions;
-      const call: LanguageModelV3CallOptions = { prompt: toModelPrompt(instructions, state.messages), abortSignal: context.signal };
+      const instructions = typeof options.instructions === "function" ? await options.instructions(runContext(context)) : options.instructions;
       const tools = await toolsFor(context);
-      if (tools.size > 0) {
-        call.tools = [...tools.values()].map(describeTool);
+      const described = tools.size > 0 ? [...tools.values()].map(describeTool) : undefined;
+      const model = typeof options.model === "function" ? await options.model(runContext(context)) : options.model;
+      const window = options.context ? windowFor(context) : undefined;
+      const fitted = await fitContext({
+        messages: state.messages,
+        compaction: state.compaction,
+        measure: state.contextMeasure,
+        instructions,
+        tools: described,
+        window,
+        limit: window === undefined ? Infinity : promptLimit(window, options.context?.reserve, options.maxOutputTokens),
+        summaryInstructions: options.context?.summaryInstructions,
+        model,
+        force: state.compactNow,
+        emit: context.emit,
+        signal: context.signal,
+        idleTimeoutMs: options.modelIdleTimeoutMs,
+      });
+      if (state.compactNow) {
+        // The run ends here (see the router): no reply, and no tool call left from before runs.
+        return { compaction: fitted.compaction };
+      }
+      const call: LanguageModelV3CallOptions = { prompt: fitted.prompt, abortSignal: context.signal };
+      if (described) {
+        call.tools = described;
         call.toolChoice = { type: "auto" };
       }
       if (options.maxOutputTokens !== undefined) {
@@ -144,7 +207,6 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
       if (providerOptions) {
         call.providerOptions = providerOptions;
       }
-      const model = typeof options.model === "function" ? await options.model(runContext(context)) : options.model;
       const reply = await streamModel(model, call, createMessageId("msg"), context.emit, { idleTimeoutMs: options.modelIdleTimeoutMs });
       context.emit({ type: "message", message: reply.message });
       if (reply.finishReason === "length") {
@@ -152,7 +214,9 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
       } else if (reply.finishReason === "content-filter") {
         context.end("refusal");
       }
-      return { messages: [reply.message], modelCalls: state.modelCalls + 1 };
+      const inputTokens = reply.usage?.inputTokens;
+      const measure = fitted.measure && inputTokens !== undefined ? { ...fitted.measure, inputTokens } : null;
+      return { messages: [reply.message], modelCalls: state.modelCalls + 1, compaction: fitted.compaction, contextMeasure: measure };
     })
     .addNode("tools", async (state, context) => {
       const last = state.messages.at(-1);
@@ -165,6 +229,9 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
     })
     .addEdge(START, "model")
     .addConditionalEdges("model", (state) => {
+      if (state.compactNow) {
+        return END;
+      }
       const last = state.messages.at(-1);
       return last?.role === "assistant" && last.parts.some((part) => part.type === "tool-call") ? "tools" : END;
     })
@@ -264,7 +331,7 @@ function needsApproval(entry: PreparedCall, policy: ApprovalPolicy | undefined, 
     return policy;
   }
   if (typeof policy === "function") {
-    return policy({ toolName, input: entry.input, config });
+    return policy({ toolName, input: entry.input, config }) ?? Boolean(entry.tool?.needsApproval);
   }
   if (Array.isArray(policy)) {
     return policy.includes(toolName) || Boolean(entry.tool?.needsApproval);
@@ -283,12 +350,12 @@ function needsApproval(entry: PreparedCall, policy: ApprovalPolicy | undefined, 
  * Tool.describeApproval), else its usual title and locations; and the input's schema, so the
  * reviewer can offer to edit the input first.
  */
-async function describeApproval(entry: PreparedCall, context: NodeContext): Promise<Pick<ToolApprovalRequest, "title" | "display" | "locations" | "inputSchema">> {
+async function describeApproval(entry: PreparedCall, context: NodeContext): Promise<Pick<ToolApprovalRequest, "title" | "display" | "locations" | "inputSchema" | "scope">> {
   const tool = entry.tool;
   const described = await Promise.resolve()
     .then(() => tool?.describeApproval?.(entry.input, { toolCallId: entry.call.toolCallId, threadId: context.threadId, signal: context.signal }))
     .catch(() => undefined);
-  const fields: Pick<ToolApprovalRequest, "title" | "display" | "locations" | "inputSchema"> = {};
+  const fields: Pick<ToolApprovalRequest, "title" | "display" | "locations" | "inputSchema" | "scope"> = {};
   const title = described?.title || quietly(() => tool?.title?.(entry.input));
   if (title) {
     fields.title = title;
@@ -300,11 +367,32 @@ async function describeApproval(entry: PreparedCall, context: NodeContext): Prom
   if (locations?.length) {
     fields.locations = locations;
   }
+  if (tool?.approvalScope) {
+    // A scope that cannot be made (it throws, or is not one) allows no "always" answer.
+    const scope = await Promise.resolve()
+      .then(() => tool.approvalScope?.(entry.input, { toolCallId: entry.call.toolCallId, threadId: context.threadId, signal: context.signal }))
+      .catch(() => undefined);
+    fields.scope = isScope(scope) ? scope : false;
+  }
   const schema = tool && describeTool(tool).inputSchema;
   if (schema && typeof schema === "object") {
     fields.inputSchema = toJson(schema) as JsonObject;
   }
   return fields;
+}
+
+/** True for a scope with a key and a label, and broader keys only as a list of strings. */
+function isScope(value: unknown): value is ApprovalScope {
+  if (typeof value !== "object" || value === null) {
+    return false;
+  }
+  const scope = value as Partial<ApprovalScope>;
+  return (
+    typeof scope.key === "string" &&
+    scope.key !== "" &&
+    typeof scope.label === "string" &&
+    (scope.within === undefined || (Array.isArray(scope.within) && scope.within.every((key) => typeof key === "string" && key !== "")))
+  );
 }
 
 /** What `describe` gives, or undefined when it throws: a description is never worth failing a call. */
@@ -415,6 +503,7 @@ async function execute(
       return context.interrupt<T>(value as unknown as JsonValue, options?.schema ? { id, schema: options.schema } : { id });
     },
     report: (update) => context.emit({ type: "tool-update", toolCallId: call.toolCallId, ...update }),
+    plan: (entries) => context.emit({ type: "plan", entries: entries.map((entry) => ({ content: entry.content, priority: entry.priority, status: entry.status })) }),
   };
   let part: ToolResultPart;
   try {

@@ -47,10 +47,10 @@ export const EMPTY_REPLY_NOTE = "(The model sent an empty reply.)";
 /**
  * Calls the model and streams its reply.
  *
- * A retryable API error (429, 5xx) before any output is retried twice: after the wait the
- * provider asked for in `retry-after-ms` or `retry-after`, if it is at most
- * {@link MAX_RETRY_WAIT_MS} (a longer one fails the call at once, saying how long the provider
- * asked to wait), else after a short backoff. An error after output has started fails the call,
+ * A retryable API error (429, 5xx, or a busy error sent in the stream) before any output is
+ * retried twice: after the wait the provider asked for in `retry-after-ms` or `retry-after`, if
+ * it is at most {@link MAX_RETRY_WAIT_MS} (a longer one fails the call at once, saying how long
+ * the provider asked to wait), else after a short backoff. An error after output has started fails the call,
  * because the person has already seen part of the reply.
  *
  * When no stream part arrives for `idleTimeoutMs` (counting the wait for the response to start),
@@ -91,8 +91,9 @@ export async function streamModel(
       if (error instanceof ModelCallError) {
         throw error;
       }
-      const retryable = APICallError.isInstance(error) && error.isRetryable;
-      const asked = retryable ? retryAfterMs(error.responseHeaders, Date.now()) : undefined;
+      const apiError = APICallError.isInstance(error) ? error : undefined;
+      const retryable = apiError ? apiError.isRetryable : isTransientStreamError(error);
+      const asked = apiError && retryable ? retryAfterMs(apiError.responseHeaders, Date.now()) : undefined;
       if (!started && retryable && attempt < RETRIES && (asked === undefined || asked <= MAX_RETRY_WAIT_MS)) {
         await pause(asked ?? 250 * 2 ** attempt, caller);
         if (caller?.aborted) {
@@ -231,7 +232,7 @@ async function consume(
         case "text-start":
         case "reasoning-start":
           announce();
-          textBlock(part.type === "text-start" ? "text" : "reasoning", part.id);
+          keepMetadata(textBlock(part.type === "text-start" ? "text" : "reasoning", part.id), part.providerMetadata);
           break;
         case "text-delta":
         case "reasoning-delta": {
@@ -239,6 +240,8 @@ async function consume(
           const type = part.type === "text-delta" ? "text" : "reasoning";
           const block = textBlock(type, part.id);
           block.text += part.delta;
+          // Anthropic sends a thinking block's signature as metadata on a delta of its own.
+          keepMetadata(block, part.providerMetadata);
           if (part.delta.length > 0) {
             emit({ type: type === "text" ? "text-delta" : "reasoning-delta", messageId, delta: part.delta });
           }
@@ -247,8 +250,8 @@ async function consume(
         case "text-end":
         case "reasoning-end": {
           const block = open.get(`${part.type === "text-end" ? "text" : "reasoning"}:${part.id}`);
-          if (block && part.providerMetadata) {
-            block.providerMetadata = part.providerMetadata;
+          if (block) {
+            keepMetadata(block, part.providerMetadata);
           }
           break;
         }
@@ -307,6 +310,33 @@ async function consume(
   const message: AssistantMessage = { id: messageId, role: "assistant", parts, finishReason, createdAt: new Date().toISOString() };
   emit(usage ? { type: "message-end", messageId, finishReason, usage } : { type: "message-end", messageId, finishReason });
   return { message, finishReason, usage };
+}
+
+/**
+ * Anthropic's in-stream error kinds that mean "busy, try again", which its provider passes on as
+ * plain data rather than a retryable API error: the API answered 200, then said so in the stream.
+ */
+const TRANSIENT_STREAM_ERRORS = new Set(["overloaded_error", "rate_limit_error", "api_error"]);
+
+function isTransientStreamError(error: unknown): boolean {
+  const type = typeof error === "object" && error !== null ? (error as { type?: unknown }).type : undefined;
+  return typeof type === "string" && TRANSIENT_STREAM_ERRORS.has(type);
+}
+
+/**
+ * Adds provider metadata that arrived on a part of a text or reasoning block to the block, merged
+ * per provider, so what the provider needs to see again (an item id, a thinking signature) is
+ * sent back with the block whichever part carried it.
+ */
+function keepMetadata(block: { providerMetadata?: Record<string, Record<string, unknown>> | undefined }, metadata: Record<string, Record<string, unknown>> | undefined): void {
+  if (!metadata) {
+    return;
+  }
+  const merged = { ...block.providerMetadata };
+  for (const [provider, values] of Object.entries(metadata)) {
+    merged[provider] = { ...merged[provider], ...values };
+  }
+  block.providerMetadata = merged;
 }
 
 /** Tool input arrives as JSON text; text that is not JSON is kept as a string for the tool node to refuse. */

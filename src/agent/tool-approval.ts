@@ -19,6 +19,25 @@ export interface ToolApprovalRequest {
   locations?: ToolLocation[] | undefined;
   /** The JSON Schema of the tool's input, so a reviewer can offer to edit the input first. */
   inputSchema?: JsonObject | undefined;
+  /**
+   * What an "always" answer to this call would cover (see `Tool.approvalScope`): absent when the
+   * tool does not scope its answers (an "always" covers the whole tool), `false` when it does and
+   * this call can have none (a compound command): the person is asked every time.
+   */
+  scope?: ApprovalScope | false | undefined;
+}
+
+/**
+ * What an "always" answer to a call covers: calls of the same tool whose scope has the same `key`,
+ * or names it in `within`. The key is the tool's to define (a command's prefix, a directory).
+ */
+export interface ApprovalScope {
+  /** What a grant made from this call covers, such as `npm test` or `src/`. Plain text. */
+  key: string;
+  /** The scope in words for the person, such as "`npm test …`" or "edits in src/". */
+  label: string;
+  /** Broader keys whose grants cover this call too (`npm test` for `npm test unit`; `src/` for `src/lib/`). */
+  within?: string[] | undefined;
 }
 
 /**

@@ -3,11 +3,13 @@
 
 import type { z } from "zod";
 
+import type { PlanEntry } from "../graph/events.js";
 import type { RunConfig } from "../graph/run-outcome.js";
 import type { JsonObject, JsonValue } from "../types/json.js";
 import type { Principal } from "../types/principal.js";
 import type { Store } from "../types/store.js";
 import type { ToolDisplay, ToolLocation } from "../types/tool-display.js";
+import type { ApprovalScope } from "./tool-approval.js";
 
 /** What a tool's `execute` receives besides its input. */
 export interface ToolContext {
@@ -31,6 +33,8 @@ export interface ToolContext {
   ask<T = unknown>(question: JsonValue, options?: { schema?: JsonObject | undefined }): T;
   /** Shows progress while the tool runs: a diff, a terminal, some text, the files it touches. */
   report(update: { display?: ToolDisplay[] | undefined; locations?: ToolLocation[] | undefined; title?: string | undefined }): void;
+  /** Shows the person the agent's plan (a `plan` event; ACP's plan update): the whole list each time, in order. */
+  plan(entries: readonly PlanEntry[]): void;
 }
 
 /** The result of a tool that also wants something shown: `output` goes to the model, `display` to the person. */
@@ -87,6 +91,12 @@ export interface Tool<Input = unknown> {
    * A description that throws is left out.
    */
   describeApproval?(input: Input, context: ApprovalContext): ApprovalDescription | undefined | Promise<ApprovalDescription | undefined>;
+  /**
+   * What an "always" answer to this call covers, so a person can allow `npm test` without
+   * allowing every command. Undefined (or throwing) means the call can have no such answer and is
+   * asked about every time. A tool without it is answered "always" as a whole.
+   */
+  approvalScope?(input: Input, context: ApprovalContext): ApprovalScope | undefined | Promise<ApprovalScope | undefined>;
 }
 
 /** Declares a tool with its input type inferred from the schema. */

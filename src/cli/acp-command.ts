@@ -40,6 +40,7 @@ export async function runAcp(config: AgentConfig, version: string): Promise<numb
       models?.warm();
     },
     modelIdleTimeoutMs: config.modelIdleTimeoutMs,
+    contextWindow: config.contextWindow,
   });
   for (const signal of STOP_SIGNALS) {
     process.once(signal, () => void stop(signal, store, logger));

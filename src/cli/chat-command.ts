@@ -17,6 +17,7 @@ export interface ChatFlags {
   "base-url"?: string | undefined;
   sessions?: string | undefined;
   "model-timeout"?: string | undefined;
+  "context-window"?: string | undefined;
 }
 
 export async function runChatCommand(flags: ChatFlags, version: string): Promise<number> {
@@ -31,7 +32,7 @@ export async function runChatCommand(flags: ChatFlags, version: string): Promise
     throw new UsageError("--list and --resume cannot be used together");
   }
   if (flags.agent !== undefined) {
-    for (const name of ["model", "base-url", "sessions", "model-timeout"] as const) {
+    for (const name of ["model", "base-url", "sessions", "model-timeout", "context-window"] as const) {
       if (flags[name] !== undefined) {
         throw new UsageError(`--${name} configures weft's own agent; it does nothing with --agent`);
       }
@@ -53,7 +54,7 @@ export async function runChatCommand(flags: ChatFlags, version: string): Promise
   } else {
     // weft's own agent, passing on the model and session flags.
     agent = [process.execPath, fileURLToPath(new URL("../../bin/weft.js", import.meta.url)), "acp"];
-    for (const name of ["model", "base-url", "sessions", "model-timeout"] as const) {
+    for (const name of ["model", "base-url", "sessions", "model-timeout", "context-window"] as const) {
       const value = flags[name];
       if (value !== undefined) {
         agent.push(`--${name}`, value);

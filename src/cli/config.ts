@@ -22,6 +22,8 @@ export interface AgentConfig {
   logLevel: LogLevel;
   /** How long a model call may send nothing before it is stopped, in ms; undefined for the default. */
   modelIdleTimeoutMs: number | undefined;
+  /** The model's context window in tokens, when it was given; undefined when it is not known. */
+  contextWindow: number | undefined;
 }
 
 export interface AgentFlags {
@@ -29,6 +31,7 @@ export interface AgentFlags {
   "base-url"?: string | undefined;
   sessions?: string | undefined;
   "model-timeout"?: string | undefined;
+  "context-window"?: string | undefined;
 }
 
 export function readAgentConfig(flags: AgentFlags, env: NodeJS.ProcessEnv): AgentConfig {
@@ -49,7 +52,21 @@ export function readAgentConfig(flags: AgentFlags, env: NodeJS.ProcessEnv): Agen
     sessions: checkSessions(flags.sessions ?? nonEmpty(env.WEFT_SESSIONS) ?? defaultSessionsPath(env), flags.sessions === undefined ? "WEFT_SESSIONS" : "--sessions"),
     logLevel,
     modelIdleTimeoutMs: readSeconds(flags["model-timeout"] ?? nonEmpty(env.WEFT_MODEL_TIMEOUT), flags["model-timeout"] === undefined ? "WEFT_MODEL_TIMEOUT" : "--model-timeout"),
+    contextWindow: readTokens(flags["context-window"] ?? nonEmpty(env.WEFT_CONTEXT_WINDOW), flags["context-window"] === undefined ? "WEFT_CONTEXT_WINDOW" : "--context-window"),
   };
+}
+
+/** A whole number of tokens above 0 (`200000`, or `200k`). */
+function readTokens(value: string | undefined, source: string): number | undefined {
+  if (value === undefined) {
+    return undefined;
+  }
+  const match = /^\s*(\d+)\s*([kK]?)\s*$/.exec(value);
+  const tokens = match ? Number(match[1]) * (match[2] ? 1000 : 1) : Number.NaN;
+  if (!Number.isSafeInteger(tokens) || tokens <= 0) {
+    throw new UsageError(`${source} must be a whole number of tokens above 0 (such as 200000 or 200k), not ${JSON.stringify(value)}`);
+  }
+  return tokens;
 }
 
 /** A positive number of seconds, as milliseconds. */

@@ -79,6 +79,8 @@ describe("the weft command", () => {
     [["acp", "--model-timeout", "0"], '--model-timeout must be a positive number of seconds, not "0"'],
     [["acp", "--model-timeout", "soon"], '--model-timeout must be a positive number of seconds, not "soon"'],
     [["chat", "--model-timeout=-5"], "--model-timeout must be a positive number of seconds"],
+    [["acp", "--context-window", "0"], '--context-window must be a whole number of tokens above 0 (such as 200000 or 200k), not "0"'],
+    [["acp", "--context-window", "1.5k"], "--context-window must be a whole number of tokens above 0"],
   ])("refuses %j with exit code 2 and says why", (args, message) => {
     const result = weft(args);
     expect(result.status).toBe(2);
@@ -99,6 +101,12 @@ describe("the weft command", () => {
     const result = weft(["acp"], { WEFT_MODEL_TIMEOUT: "1m" });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('WEFT_MODEL_TIMEOUT must be a positive number of seconds, not "1m"');
+  });
+
+  it("checks WEFT_CONTEXT_WINDOW", () => {
+    const result = weft(["acp"], { WEFT_CONTEXT_WINDOW: "big" });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('WEFT_CONTEXT_WINDOW must be a whole number of tokens above 0 (such as 200000 or 200k), not "big"');
   });
 
   it.each([["memory"], ["./here.db"], ["here.sqlite"], ["sqlite:here.db"], ["postgres://127.0.0.1:1/x"], ["redis://127.0.0.1:1"]])("accepts --sessions %s", (sessions) => {

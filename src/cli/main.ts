@@ -23,6 +23,9 @@ weft acp options:
                              a provider's).                                     [WEFT_BASE_URL]
   --model-timeout <seconds>  Stop a model call that sends nothing for this long and tell the
                              person. Default: 300.                            [WEFT_MODEL_TIMEOUT]
+  --context-window <tokens>  The model's context window: older turns are summarised to keep
+                             every call within it, and the editor is shown how full it is.
+                                                                           [WEFT_CONTEXT_WINDOW]
   --setup                    Run weft setup instead (what an editor's terminal sign-in runs).
   --sessions <where>         Where sessions are kept: memory, a SQLite file (a path with a
                              directory or a .db/.sqlite/.sqlite3 extension, or sqlite:<path>),
@@ -99,6 +102,7 @@ const agentOptions = {
   "base-url": { type: "string" },
   sessions: { type: "string" },
   "model-timeout": { type: "string" },
+  "context-window": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 

@@ -24,6 +24,7 @@ export type WeftErrorCode =
   | "model_call_failed"
   | "model_list_failed"
   | "model_key_unreadable"
+  | "context_overflow"
   // Stores, and packages that are optional.
   | "invalid_namespace"
   | "store_unavailable"
@@ -45,6 +46,7 @@ export type WeftErrorCode =
   | "invalid_config_value"
   | "command_failed"
   | "secret_in_form"
+  | "corrupt_ledger"
   // The editor's files, terminals and paths.
   | "editor_error"
   | "no_session"

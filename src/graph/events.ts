@@ -16,6 +16,11 @@ export interface Usage {
   inputTokens?: number | undefined;
   outputTokens?: number | undefined;
   reasoningTokens?: number | undefined;
+  /**
+   * The tokens in the context after the call, when they are not its input and output: a call that
+   * summarised the conversation reads much and leaves only the compacted conversation behind.
+   */
+  contextTokens?: number | undefined;
 }
 
 /** One entry of an agent's plan. */

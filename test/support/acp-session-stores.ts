@@ -3,6 +3,7 @@
 // holders that are gone, written where the session store keeps its leases.
 
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 
 import type { Lease } from "../../src/graph/lease.js";
@@ -48,6 +49,10 @@ export function storeSessionsUnderTest(fresh: () => BackingStore): () => Promise
             ? { owner: "ended-process", pid: endedPid(), host: hostname(), expiresAt: now + 60_000 }
             : { owner: "far-away", pid: process.pid, host: "another-machine.invalid", expiresAt: holder === "expired" ? now - 1_000 : now + 60_000 };
         await first.put(["weft", "acp", "sessions", sessionId], "lease", lease as unknown as JsonValue);
+      },
+      corruptLedger: async (cwd) => {
+        // Where storeAcpSessions() keeps a project's ledger: under `ledger`, keyed by a hash of its directory.
+        await first.put(["weft", "acp", "ledger"], createHash("sha256").update(cwd).digest("hex"), { cwd, grants: [{ tool: "run_command", allow: "yes" }] });
       },
       destroy: async () => {
         for (const connection of new Set(connections)) {

@@ -116,7 +116,8 @@ export class WireChecker {
   fromClientLine(line: string): void {
     let message: Json;
     try {
-      message = JSON.parse(line) as Json;
+      // The SDK reads a line trimmed as JavaScript trims it: a byte order mark or any Unicode space around it is ignored.
+      message = JSON.parse(line.trim()) as Json;
     } catch {
       return;
     }

@@ -9,6 +9,7 @@ import { ConfigOptions } from "../../src/protocols/acp/config-options.js";
 import type { FormOutcome, FormRequest } from "../../src/protocols/acp/elicitation.js";
 import { HeldUpdates } from "../../src/protocols/acp/held-updates.js";
 import type { PermissionChoice, PermissionOffer } from "../../src/protocols/acp/permissions.js";
+import { PermissionLedger } from "../../src/protocols/acp/permission-ledger.js";
 import { SessionCommands } from "../../src/protocols/acp/session-commands.js";
 import { SessionConfig } from "../../src/protocols/acp/session-config.js";
 import { type AcpSessionRecord, type AcpSessionStore, MemoryAcpSessionStore } from "../../src/protocols/acp/session-store.js";
@@ -82,13 +83,15 @@ export function testParts(graph: ProtocolGraph, options: TestPartsOptions = {}):
   const sink = new UpdateSink(record.info.id, async (notification) => void updates.push(notification.update), logger);
   const held = new HeldUpdates(sink);
   const config = new SessionConfig(options.configOptions ?? new ConfigOptions(), session, sink, () => true);
+  const ledger = new PermissionLedger(store, record.info.cwd, logger);
   const parts: TurnParts = {
     graph,
+    ledger,
     session,
     updates: sink,
     held,
     config,
-    commands: new SessionCommands(options.commands, session, config, held, logger),
+    commands: new SessionCommands(options.commands, session, config, held, logger, ledger),
     usage: new SessionUsage(options.usage, session, config, held, logger),
     title: new SessionTitle(session, held, options.title, logger, new AbortController().signal),
     transcript: new Transcript(),

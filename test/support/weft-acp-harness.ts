@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, expect } from "vitest";
 
 import { FakeModelServer, type FakeModelServerOptions, type FakeScript } from "../../src/testing/fake-model-server.js";
-import { AgentProcess, repoRoot, stopAndCheck } from "./agent-process.js";
+import { AgentProcess, type AgentProcessOptions, repoRoot, stopAndCheck } from "./agent-process.js";
 
 export interface WeftAcpHarness {
   /** This test's `XDG_STATE_HOME`. */
@@ -19,17 +19,22 @@ export interface WeftAcpHarness {
   readonly configHome: string;
   /** This test's project directory, for `session/new`. */
   readonly project: string;
-  /** Starts `weft acp` with `args`; `env` adds to (or, mapped to undefined, removes from) its environment. */
-  start(env?: Record<string, string | undefined>, args?: readonly string[]): AgentProcess;
+  /**
+   * Starts `weft acp` with `args`; `env` adds to (or, mapped to undefined, removes from) its
+   * environment; `configure` adds client handlers (fs, terminals) to the test editor.
+   */
+  start(env?: Record<string, string | undefined>, args?: readonly string[], configure?: AgentProcessOptions["configure"]): AgentProcess;
   /** Starts a fake model server for this test, with the environment that points `weft acp` at it. */
   fakeModel(script: FakeScript, options?: FakeModelServerOptions): Promise<{ model: FakeModelServer; env: Record<string, string> }>;
+  /** Closes `server` (another fake model server, say) after this test, with the agents. */
+  closeAfter<Server extends { close(): Promise<void> }>(server: Server): Server;
 }
 
 export function weftAcpHarness(): WeftAcpHarness {
   let home = "";
   let project = "";
   const agents: AgentProcess[] = [];
-  const servers: FakeModelServer[] = [];
+  const servers: Array<{ close(): Promise<void> }> = [];
 
   beforeEach(() => {
     home = mkdtempSync(join(tmpdir(), "weft-home-"));
@@ -52,11 +57,12 @@ export function weftAcpHarness(): WeftAcpHarness {
     get configHome() {
       return join(home, "config");
     },
-    start(env = {}, args = []) {
+    start(env = {}, args = [], configure) {
       const agent = AgentProcess.start({
         command: process.execPath,
         args: [join(repoRoot, "bin/weft.js"), "acp", ...args],
-        env: { XDG_STATE_HOME: home, XDG_CONFIG_HOME: join(home, "config"), WEFT_MODEL: undefined, WEFT_MODELS: undefined, WEFT_BASE_URL: undefined, WEFT_SESSIONS: undefined, WEFT_API_KEY: undefined, OPENAI_API_KEY: undefined, ...env },
+        env: { XDG_STATE_HOME: home, XDG_CONFIG_HOME: join(home, "config"), WEFT_MODEL: undefined, WEFT_MODELS: undefined, WEFT_BASE_URL: undefined, WEFT_SESSIONS: undefined, WEFT_API_KEY: undefined, OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined, ...env },
+        ...(configure ? { configure } : {}),
       });
       agents.push(agent);
       return agent;
@@ -65,6 +71,10 @@ export function weftAcpHarness(): WeftAcpHarness {
       const model = await FakeModelServer.start(script, options);
       servers.push(model);
       return { model, env: { WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url } };
+    },
+    closeAfter(server) {
+      servers.push(server);
+      return server;
     },
   };
 }

@@ -159,7 +159,9 @@ export class LiveSession {
   /** Sends the updates that replay the conversation; resolves when they are all written. */
   async replay(): Promise<void> {
     const { session, updates, view } = this.parts;
-    await updates.sendAll(eachReplayUpdate(session.record.history, view));
+    const { history, turn } = session.record;
+    const runningFrom = turn ? history.findIndex((message) => message.id === turn.user.id) : -1;
+    await updates.sendAll(eachReplayUpdate(history, view, runningFrom >= 0 ? { runningFrom } : {}));
   }
 
   /** Writes the session's record; see StoredSession.persist. */

@@ -11,6 +11,7 @@ import { WeftError } from "../../errors/weft-error.js";
 import type { ThreadInfo } from "../../graph/compiled-graph.js";
 import type { AssistantMessage, Message, UserMessage } from "../../types/messages.js";
 import { carryOnTurn } from "./carry-on.js";
+import { replayUpdates } from "./updates.js";
 import type { AcpSessionRecord, AcpTurnRecord } from "./session-store.js";
 
 const earlier: Message[] = [
@@ -96,9 +97,14 @@ describe("carryOnTurn", () => {
     // The session has the tool call; the agent died before it wrote the result and the reply.
     const graph = new ScriptedGraph([{ outcome: { status: "completed", output: { messages: [...earlier, prompt, call, tool, answer] } } }], { thread: () => thread("completed"), continues: true });
     const test = testParts(graph, { record: inProgress({}, [...earlier, prompt, call]) });
+    // The load's replay showed the call, in progress.
+    const replayed = replayUpdates(test.parts.session.record.history, test.parts.view);
+    expect(replayed.at(-1)).toMatchObject({ sessionUpdate: "tool_call", toolCallId: "call_1" });
     await carryOnTurn(test.parts, new AbortController().signal);
     expect(texts((await test.stored())?.history)).toEqual(["u0", "a0", "u1", "a1", "t1", "a2"]);
-    expect(test.updates.map((update) => update.sessionUpdate)).toEqual(["tool_call", "agent_message_chunk"]);
+    // Its result completes that call rather than showing as a second one.
+    expect(test.updates.map((update) => update.sessionUpdate)).toEqual(["tool_call_update", "agent_message_chunk"]);
+    expect(test.updates[0]).toMatchObject({ toolCallId: "call_1", status: "completed", rawOutput: "text" });
     expect(test.text()).toBe("Done.");
     expect(test.logs.map((line) => line.message)).toContain("Recovered the end of a turn from its run");
   });
@@ -119,5 +125,15 @@ describe("carryOnTurn", () => {
     const thrown = testParts(throwing, { record: inProgress() });
     await expect(carryOnTurn(thrown.parts, new AbortController().signal)).resolves.toBeUndefined();
     expect(thrown.text()).toBe("The turn that was in progress could not be finished: no such thread");
+  });
+
+  it("ends the calls a replay showed in progress as failed when the turn cannot be finished", async () => {
+    const call: AssistantMessage = { id: "a1", role: "assistant", parts: [{ type: "tool-call", toolCallId: "call_1", toolName: "read_file", input: { path: "a.ts" } }] };
+    const graph = new ScriptedGraph([{ outcome: { status: "failed", error: new Error("down") } }], { thread: () => thread("unfinished"), continues: true });
+    const test = testParts(graph, { record: inProgress({ kind: "resume" }, [...earlier, prompt, call]) });
+    const history = test.parts.session.record.history;
+    expect(replayUpdates(history, test.parts.view, { runningFrom: 2 }).at(-1)).toMatchObject({ sessionUpdate: "tool_call", status: "in_progress" });
+    await carryOnTurn(test.parts, new AbortController().signal);
+    expect(test.updates[0]).toMatchObject({ sessionUpdate: "tool_call_update", toolCallId: "call_1", status: "failed" });
   });
 });

@@ -8,7 +8,7 @@ import { messageText } from "../../graph/messages.js";
 import type { ProtocolResult, ProtocolRun } from "../shared.js";
 import { turnMessagesOf } from "./transcript.js";
 import { Turn, type TurnParts } from "./turn.js";
-import { replayUpdates } from "./updates.js";
+import { recoveredUpdates } from "./updates.js";
 
 /**
  * Carries on the session's turn in progress, if it has one and no other process runs it. Never
@@ -21,8 +21,13 @@ export async function carryOnTurn(parts: TurnParts, signal: AbortSignal): Promis
   if (!record) {
     return;
   }
+  // The load's replay showed the turn's calls that have no result in progress: should the turn
+  // not finish, each one it did not end is ended as failed.
+  const unfinished = unfinishedCalls(parts);
+  let turn: Turn | undefined;
+  const giveUp = (error: unknown) => couldNotFinish(parts, error, unfinished.filter((toolCallId) => !turn?.showedEnd(toolCallId)));
   try {
-    const turn = new Turn(parts, record, Math.max(0, session.record.history.findIndex((message) => message.id === record.user.id)), signal);
+    turn = new Turn(parts, record, Math.max(0, session.record.history.findIndex((message) => message.id === record.user.id)), signal);
     const restarted = await restart(parts, turn);
     if (!restarted) {
       return;
@@ -30,25 +35,54 @@ export async function carryOnTurn(parts: TurnParts, signal: AbortSignal): Promis
     const started = Date.now();
     logger.info("Turn carried on", { sessionId: session.id, startedAt: record.startedAt });
     const startOver = restarted.startOver;
+    const carried = turn;
     const end = await turn.drive(restarted.run, {
-      restartOn: startOver && ((outcome) => (neverCheckpointed(parts, turn, outcome) ? startingOver(parts, startOver) : undefined)),
-      completing: (state) => recover(parts, turn, state),
+      restartOn: startOver && ((outcome) => (neverCheckpointed(parts, carried, outcome) ? startingOver(parts, startOver) : undefined)),
+      completing: (state) => recover(parts, carried, state),
     });
     if (end.status === "failed") {
-      await couldNotFinish(parts, end.error);
+      await giveUp(end.error);
       return;
     }
     logger.info("Turn ended", { sessionId: session.id, stopReason: end.stopReason, durationMs: Date.now() - started });
   } catch (error) {
-    await couldNotFinish(parts, error);
+    await giveUp(error);
   }
 }
 
-async function couldNotFinish(parts: TurnParts, error: unknown): Promise<void> {
+async function couldNotFinish(parts: TurnParts, error: unknown, unfinished: readonly string[]): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
   parts.logger.warn("The interrupted turn could not be finished", { sessionId: parts.session.id, error: message });
+  for (const toolCallId of unfinished) {
+    void parts.updates.send({
+      sessionUpdate: "tool_call_update",
+      toolCallId,
+      status: "failed",
+      content: [{ type: "content", content: { type: "text", text: "This tool call did not finish." } }],
+    });
+  }
   void parts.updates.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `The turn that was in progress could not be finished: ${message}` } });
   await parts.updates.flush();
+}
+
+/** The session ids of the turn in progress's calls the editor was shown and that have no result. */
+function unfinishedCalls(parts: TurnParts): string[] {
+  const { history, turn } = parts.session.record;
+  const start = turn ? history.findIndex((message) => message.id === turn.user.id) : -1;
+  if (start < 0) {
+    return [];
+  }
+  const open = new Set<string>();
+  for (const message of history.slice(start)) {
+    for (const part of message.parts) {
+      if (part.type === "tool-call") {
+        open.add(part.toolCallId);
+      } else if (part.type === "tool-result") {
+        open.delete(part.toolCallId);
+      }
+    }
+  }
+  return [...open].filter((toolCallId) => parts.view.ids.has(toolCallId)).map((toolCallId) => parts.view.ids.of(toolCallId));
 }
 
 function startingOver(parts: TurnParts, startOver: () => ProtocolRun): ProtocolRun {
@@ -124,9 +158,10 @@ async function recover(parts: TurnParts, turn: Turn, state: unknown): Promise<vo
   }
   const runIds = new Set(fromRun.map((message) => message.id));
   const turnMessages = kept.every((message) => runIds.has(message.id)) ? fromRun : [...kept, ...missing];
+  const shown = history.slice();
   history.splice(turn.start + 1, kept.length, ...turnMessages);
   logger.info("Recovered the end of a turn from its run", { sessionId: session.id, messages: missing.length });
-  for (const update of replayUpdates(missing, view)) {
+  for (const update of recoveredUpdates(shown, missing, view)) {
     await updates.send(update);
   }
 }

@@ -22,7 +22,7 @@ export type {
 export type { AcpMode, AcpModes } from "./modes.js";
 
 // What the editor shows about a session: slash commands, usage and cost, and its title.
-export { CommandFailedError, type AcpCommand, type AcpCommandCall, type AcpCommandContext, type AcpCommandResult, type AcpCommands } from "./slash-commands.js";
+export { CommandFailedError, type AcpCommand, type AcpCommandCall, type AcpCommandContext, type AcpCommandResult, type AcpCommands, type AcpPermissions } from "./slash-commands.js";
 export type { AcpPrices, AcpUsageOptions } from "./usage.js";
 export type { AcpTitle, AcpTitleRequest } from "./session-title.js";
 
@@ -41,6 +41,7 @@ export {
   type AcpUsageRecord,
 } from "./session-store.js";
 export { storeAcpSessions, type SharedAcpSessionStore } from "./store-sessions.js";
+export { CorruptLedgerError, type AcpGrant } from "./permission-grants.js";
 
 // The editor bridge: the editor's files, terminals and MCP servers as the agent's tools.
 export type { AcpClientCapabilities, AcpConnection, AcpEditorBridge, AcpNotice } from "./editor-bridge.js";

@@ -17,6 +17,8 @@ interface LastShown {
 export class LiveToolCalls {
   /** By session tool call id. */
   private readonly shown = new Map<string, LastShown>();
+  /** Session tool call ids the editor was shown completed or failed. */
+  private readonly ended = new Set<string>();
 
   /** Notes an update sent to the editor; only tool calls' are kept. */
   noteUpdate(update: AcpSessionUpdate): void {
@@ -27,6 +29,9 @@ export class LiveToolCalls {
 
   /** Notes what the editor was shown of a tool call: an update, or a permission request's call. */
   noteToolCall(toolCall: ToolCallUpdate): void {
+    if (toolCall.status === "completed" || toolCall.status === "failed") {
+      this.ended.add(toolCall.toolCallId);
+    }
     let shown = this.shown.get(toolCall.toolCallId);
     if (!shown) {
       shown = { title: undefined, kind: undefined, locations: undefined };
@@ -41,6 +46,11 @@ export class LiveToolCalls {
     if (toolCall.locations !== undefined && toolCall.locations !== null) {
       shown.locations = toolCall.locations;
     }
+  }
+
+  /** Whether the editor was shown this call (by its session id) completed or failed. */
+  hasEnded(toolCallId: string): boolean {
+    return this.ended.has(toolCallId);
   }
 
   /**

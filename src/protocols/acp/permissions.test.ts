@@ -54,6 +54,16 @@ describe("requestPermission", () => {
     ]);
   });
 
+  it("names the scope an always answer covers, and offers no always option for a call that can have none (an always answer to it is a plain rejection)", async () => {
+    const scoped = editor(() => selected("allow_always"));
+    expect(await scoped.ask(undefined, { always: "edits in `src/`" })).toEqual({ decision: "allow", always: true });
+    expect(scoped.asked[0]?.options.map((option) => option.name)).toEqual(["Allow once", "Always allow edits in `src/`", "Reject", "Always reject edits in `src/`"]);
+    const none = editor(() => selected("allow_always"));
+    expect(await none.ask(undefined, { always: false })).toEqual({ decision: "reject", always: false });
+    expect(none.asked[0]?.options.map((option) => option.kind)).toEqual(["allow_once", "reject_once"]);
+    expect(await editor(() => selected("reject_always")).ask(undefined, { always: false })).toEqual({ decision: "reject", always: false });
+  });
+
   it("reads each option as its choice, and an option it did not offer as a rejection", async () => {
     const choices: PermissionChoice[] = [];
     for (const optionId of ["allow_once", "allow_always", "reject_once", "reject_always", "maybe"]) {

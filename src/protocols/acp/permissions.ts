@@ -1,5 +1,6 @@
-// Asking the person before a tool runs: `session/request_permission` with the four ACP options,
-// and "Edit first" when the call's input can be edited in a form. Anything but an explicit allow
+// Asking the person before a tool runs: `session/request_permission` with the four ACP options
+// (the "always" ones naming what they cover, or left out for a call no grant can cover), and
+// "Edit first" when the call's input can be edited in a form. Anything but an explicit allow
 // (or edit first) counts as no: an error, an unknown option, a cancelled request.
 
 import { type AgentContext, methods, type PermissionOption, RequestError, type ToolCallUpdate } from "@agentclientprotocol/sdk";
@@ -17,6 +18,11 @@ export type PermissionChoice =
 export interface PermissionOffer {
   /** Offer "Edit first": the person edits the call's input in a form, then it runs. */
   editFirst?: boolean | undefined;
+  /**
+   * What "always" would cover, in words ("`npm test …`", "edits in `src/`"), named in the two
+   * "always" options; `false` offers neither (a call no grant can cover). By default, the tool.
+   */
+  always?: string | false | undefined;
 }
 
 /**
@@ -37,11 +43,14 @@ export async function requestPermission(
   if (offer.editFirst) {
     options.push({ optionId: "edit_first", name: "Edit first", kind: "allow_once" });
   }
-  options.push(
-    { optionId: "allow_always", name: `Always allow ${toolName}`, kind: "allow_always" },
-    { optionId: "reject_once", name: "Reject", kind: "reject_once" },
-    { optionId: "reject_always", name: `Always reject ${toolName}`, kind: "reject_always" },
-  );
+  const always = offer.always ?? toolName;
+  if (always !== false) {
+    options.push({ optionId: "allow_always", name: `Always allow ${always}`, kind: "allow_always" });
+  }
+  options.push({ optionId: "reject_once", name: "Reject", kind: "reject_once" });
+  if (always !== false) {
+    options.push({ optionId: "reject_always", name: `Always reject ${always}`, kind: "reject_always" });
+  }
   try {
     const response = await client.request(methods.client.session.requestPermission, { sessionId, toolCall, options }, { cancellationSignal: signal, stopWaitingOnCancel: true });
     if (signal.aborted || response.outcome.outcome === "cancelled") {
@@ -51,11 +60,11 @@ export async function requestPermission(
       case "allow_once":
         return { decision: "allow", always: false };
       case "allow_always":
-        return { decision: "allow", always: true };
+        return always === false ? { decision: "reject", always: false } : { decision: "allow", always: true };
       case "edit_first":
         return offer.editFirst ? { decision: "edit" } : { decision: "reject", always: false };
       case "reject_always":
-        return { decision: "reject", always: true };
+        return { decision: "reject", always: always !== false };
       default:
         return { decision: "reject", always: false };
     }

@@ -202,13 +202,18 @@ describe("permissions", () => {
     expect(agent.permissions).toHaveLength(1);
     expect(existsSync(join(notes, "a.txt"))).toBe(true);
 
-    await rm(join(notes, "a.txt"));
-    agent.answerPermission = () => ({ outcome: { outcome: "selected", optionId: "reject_always" } });
-    const other = await agent.newSession(notes);
-    await agent.prompt(other, "write it");
-    await agent.prompt(other, "write it again");
-    expect(agent.permissions).toHaveLength(2);
-    expect(existsSync(join(notes, "a.txt"))).toBe(false);
+    // An "always" answer holds for the project's directory: a session in another one is asked.
+    const elsewhere = await mkdtemp(join(tmpdir(), "weft-notes-"));
+    try {
+      agent.answerPermission = () => ({ outcome: { outcome: "selected", optionId: "reject_always" } });
+      const other = await agent.newSession(elsewhere);
+      await agent.prompt(other, "write it");
+      await agent.prompt(other, "write it again");
+      expect(agent.permissions).toHaveLength(2);
+      expect(existsSync(join(elsewhere, "a.txt"))).toBe(false);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it("treats a permission request the editor fails as a rejection", async () => {

@@ -6,9 +6,10 @@
 import type { Logger } from "../../types/logger.js";
 import type { AcpContentBlock } from "./content.js";
 import type { HeldUpdates } from "./held-updates.js";
+import { PermissionLedger } from "./permission-ledger.js";
 import type { SessionConfig } from "./session-config.js";
 import type { StoredSession } from "./stored-session.js";
-import { type AcpCommand, type AcpCommands, checkCommands, checkResult, CommandFailedError, commandPrompt, toAvailableCommands } from "./slash-commands.js";
+import { type AcpCommand, type AcpCommands, type AcpPermissions, checkCommands, checkResult, CommandFailedError, commandPrompt, toAvailableCommands } from "./slash-commands.js";
 
 /**
  * What a command made of a turn: its reply (the turn's whole answer), the prompt blocks to run
@@ -29,6 +30,8 @@ export class SessionCommands {
     private readonly config: SessionConfig,
     private readonly updates: HeldUpdates,
     private readonly logger: Logger,
+    /** The project's permission grants, for commands to list and revoke. */
+    private readonly permissions: AcpPermissions = new PermissionLedger({ get: () => undefined, put: () => undefined }, session.info.cwd, logger),
   ) {}
 
   /** The session's commands now. A function that throws or gives a bad list is logged, and offers none. */
@@ -99,6 +102,7 @@ export class SessionCommands {
         config: this.config.values(),
         history: this.session.record.history.slice(),
         signal,
+        permissions: this.permissions,
       });
     } catch (error) {
       return { error: new CommandFailedError(command.name, error instanceof Error ? error.message : String(error), { cause: error }) };

@@ -11,6 +11,7 @@ import type { AcpClientCapabilities, AcpEditorBridge } from "./editor-bridge.js"
 import { requestForm } from "./elicitation.js";
 import { HeldUpdates } from "./held-updates.js";
 import { shownBeside } from "./notices.js";
+import { PermissionLedger } from "./permission-ledger.js";
 import { requestPermission } from "./permissions.js";
 import { SessionCommands } from "./session-commands.js";
 import { SessionConfig } from "./session-config.js";
@@ -64,7 +65,8 @@ export function sessionParts(services: SessionServices, record: AcpSessionRecord
   const updates = new UpdateSink(sessionId, (notification) => client.notify(methods.client.session.update, notification), logger, services.lines);
   const held = new HeldUpdates(updates);
   const config = new SessionConfig(services.configOptions, session, updates, services.booleanOptions);
-  const commands = new SessionCommands(services.commands, session, config, held, logger);
+  const ledger = new PermissionLedger(services.store, record.info.cwd, logger);
+  const commands = new SessionCommands(services.commands, session, config, held, logger, ledger);
   const usage = new SessionUsage(services.usage, session, config, held, logger);
   config.onChange(() => {
     commands.refresh();
@@ -78,9 +80,10 @@ export function sessionParts(services: SessionServices, record: AcpSessionRecord
     config,
     commands,
     usage,
-    title: new SessionTitle(session, held, services.title, logger, services.closing),
+    title: new SessionTitle(session, held, services.title, logger, services.closing, () => config.values()),
     transcript: new Transcript(),
     view: { cwd: record.info.cwd, ids: new ToolCallIds(), kind: services.kind, contentLimit: services.contentLimit, shows: () => shownBeside(services.capabilities()) },
+    ledger,
     askPermission: (toolCall, toolName, signal, offer) => requestPermission(client, sessionId, toolCall, toolName, signal, offer),
     showsForms: () => Boolean(services.capabilities().elicitation?.form),
     askForm: (form, signal) => requestForm(client, sessionId, form, signal),

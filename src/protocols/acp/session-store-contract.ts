@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import type { Message } from "../../types/messages.js";
+import type { AcpGrant } from "./permission-grants.js";
 import type { AcpSessionClaim, AcpSessionRecord, AcpSessionStore, AcpSessionSummary } from "./session-store.js";
 
 /** Groups of cases a store may not support; each needs a written reason to be skipped. */
@@ -22,7 +23,11 @@ export type AcpSessionStoreFeature =
   /** `leaveClaim()`: claims whose holder stopped or went out of reach. */
   | "stale claims"
   /** `leaseMs`: a held claim is renewed past the time a claim lasts on its own. */
-  | "renewal";
+  | "renewal"
+  /** `grants()`, `putGrant()`, `deleteGrant()`: each project's permission ledger. */
+  | "ledger"
+  /** `corruptLedger()`: a ledger whose stored value is not one, which `grants()` must refuse to read. */
+  | "corrupt ledger";
 
 /** A store under test, over backing storage that no other test sees. */
 export interface AcpSessionStoreUnderTest {
@@ -38,6 +43,8 @@ export interface AcpSessionStoreUnderTest {
    * `live elsewhere`, a process out of reach whose claim has not.
    */
   leaveClaim?: ((sessionId: string, holder: "stopped" | "expired" | "live elsewhere") => Promise<void>) | undefined;
+  /** Overwrites a project's stored ledger with a value that is not one (as a damaged or foreign write would). */
+  corruptLedger?: ((cwd: string) => Promise<void>) | undefined;
   /** How long a claim lasts unless its holder renews it, when the store was opened with a short one. */
   leaseMs?: number | undefined;
   /** Removes what `create` made (views from `another` included). */
@@ -176,10 +183,11 @@ export function describeAcpSessionStoreContract(options: AcpSessionStoreContract
     }
 
     /** A method the store must have, unless the test file says why it has not. */
-    function method<Name extends "list" | "delete" | "claim">(store: AcpSessionStore, name: Name): NonNullable<AcpSessionStore[Name]> {
+    function method<Name extends "list" | "delete" | "claim" | "grants" | "putGrant" | "deleteGrant">(store: AcpSessionStore, name: Name): NonNullable<AcpSessionStore[Name]> {
       const found = store[name];
       if (!found) {
-        throw new Error(`The store has no ${name}(); pass unsupported.${name} with the reason to skip these cases.`);
+        const group = name === "grants" || name === "putGrant" || name === "deleteGrant" ? "ledger" : name;
+        throw new Error(`The store has no ${name}(); pass unsupported.${group} with the reason to skip these cases.`);
       }
       return found.bind(store) as NonNullable<AcpSessionStore[Name]>;
     }
@@ -645,6 +653,94 @@ export function describeAcpSessionStoreContract(options: AcpSessionStoreContract
         await leaveClaim(underTest, "sess_1", "live elsewhere");
         expect(await claimOf(underTest.store, "sess_1")).toBeUndefined();
         expect(await claimOf(underTest.store, "sess_2")).toBeDefined();
+      });
+    });
+
+    describe("permission ledger", () => {
+      const grant = (tool: string, scope: string, allow = true, label = scope): AcpGrant => ({ tool, scope, label, allow, grantedAt: "2025-03-01T10:00:00.000Z" });
+
+      feature(["ledger"], "a project without grants has none; grants put read back in order, one per tool and scope, a later one in place of the earlier", async () => {
+        const { store } = await open();
+        const grants = method(store, "grants");
+        const put = method(store, "putGrant");
+        expect(await grants("/work/project")).toEqual([]);
+        await put("/work/project", grant("run_command", "prefix:npm test", true, "`npm test …`"));
+        await put("/work/project", grant("edit_file", "src/", true, "edits in `src/`"));
+        await put("/work/project", grant("run_command", "prefix:npm test", false, "`npm test …`"));
+        expect(await grants("/work/project")).toEqual([grant("edit_file", "src/", true, "edits in `src/`"), grant("run_command", "prefix:npm test", false, "`npm test …`")]);
+      });
+
+      feature(["ledger"], "keeps projects apart, whatever their directories hold (spaces, unicode, a trailing slash)", async () => {
+        const underTest = await open();
+        const { store } = underTest;
+        const put = method(store, "putGrant");
+        const directories = ["/work/project", "/work/project/", "/work/other project", "/work/プロジェクト", "C:\\work\\project"];
+        for (const [index, cwd] of directories.entries()) {
+          await put(cwd, grant("run_command", `prefix:tool ${index}`));
+        }
+        for (const reader of await readers(underTest)) {
+          for (const [index, cwd] of directories.entries()) {
+            expect(await method(reader, "grants")(cwd)).toEqual([grant("run_command", `prefix:tool ${index}`)]);
+          }
+          expect(await method(reader, "grants")("/work")).toEqual([]);
+        }
+        // The sessions themselves are untouched by the ledger.
+        await store.put(sessionRecord("sess_1"));
+        expect(await store.get("sess_1")).toEqual(sessionRecord("sess_1"));
+      });
+
+      feature(["ledger"], "deletes one grant: the others stay, and deleting one that is not there is not an error", async () => {
+        const { store } = await open();
+        const put = method(store, "putGrant");
+        await put("/work/project", grant("run_command", "prefix:npm test"));
+        await put("/work/project", grant("run_command", "prefix:git status"));
+        await method(store, "deleteGrant")("/work/project", "run_command", "prefix:npm test");
+        await expect(Promise.resolve(method(store, "deleteGrant")("/work/project", "run_command", "prefix:npm test"))).resolves.toBeUndefined();
+        await expect(Promise.resolve(method(store, "deleteGrant")("/work/nowhere", "run_command", "prefix:npm test"))).resolves.toBeUndefined();
+        expect(await method(store, "grants")("/work/project")).toEqual([grant("run_command", "prefix:git status")]);
+      });
+
+      feature(["ledger"], "gives copies: changing the grants it returned does not change the ledger", async () => {
+        const { store } = await open();
+        await method(store, "putGrant")("/work/project", grant("run_command", "prefix:npm test"));
+        const read = await method(store, "grants")("/work/project");
+        const [first] = read;
+        if (first) {
+          first.allow = false;
+        }
+        read.push(grant("run_command", "exact:rm -rf x"));
+        expect(await method(store, "grants")("/work/project")).toEqual([grant("run_command", "prefix:npm test")]);
+      });
+
+      feature(["ledger", "sharing"], "a grant put through one view is read through another, and grants two views put one after the other are both kept", async () => {
+        const underTest = await open();
+        const other = await second(underTest);
+        await method(underTest.store, "putGrant")("/work/project", grant("run_command", "prefix:npm test"));
+        expect(await method(other, "grants")("/work/project")).toEqual([grant("run_command", "prefix:npm test")]);
+        await method(other, "putGrant")("/work/project", grant("edit_file", "src/"));
+        await method(underTest.store, "putGrant")("/work/project", grant("write_file", "docs/"));
+        await Promise.all([
+          method(underTest.store, "putGrant")("/work/project", grant("run_command", "prefix:git status")),
+          method(other, "putGrant")("/work/project", grant("run_command", "prefix:git diff")),
+        ]);
+        const scopes = (await method(underTest.store, "grants")("/work/project")).map((each) => each.scope).sort();
+        expect(scopes).toEqual(["docs/", "prefix:git diff", "prefix:git status", "prefix:npm test", "src/"]);
+        await method(other, "deleteGrant")("/work/project", "run_command", "prefix:npm test");
+        expect((await method(underTest.store, "grants")("/work/project")).map((each) => each.scope)).not.toContain("prefix:npm test");
+      });
+
+      feature(["ledger", "corrupt ledger"], "refuses to read a ledger whose stored value is not one, and does not write over it", async () => {
+        const underTest = await open();
+        await method(underTest.store, "putGrant")("/work/project", grant("run_command", "exact:rm -rf build", false));
+        if (!underTest.corruptLedger) {
+          throw new Error('The store under test has no corruptLedger(); pass unsupported["corrupt ledger"] with the reason to skip this case.');
+        }
+        await underTest.corruptLedger("/work/project");
+        await expect(Promise.resolve().then(() => method(underTest.store, "grants")("/work/project"))).rejects.toThrow();
+        await expect(Promise.resolve().then(() => method(underTest.store, "putGrant")("/work/project", grant("run_command", "prefix:npm test")))).rejects.toThrow();
+        await expect(Promise.resolve().then(() => method(underTest.store, "grants")("/work/project"))).rejects.toThrow();
+        // Other projects are read as ever.
+        expect(await method(underTest.store, "grants")("/work/other")).toEqual([]);
       });
     });
   });

@@ -14,5 +14,6 @@ describeAcpSessionStoreContract({
     conflicts: "with a single view there is no stale copy to refuse",
     "stale claims": noClaims,
     renewal: noClaims,
+    "corrupt ledger": "its grants are objects in this process, never read back from a stored value",
   },
 });

@@ -1,12 +1,13 @@
 // Where an ACP agent keeps its sessions: the conversation, the questions a turn left open, the
-// "always" answers a person gave, the session's config values, title and usage, and the turn in
-// progress. MemoryAcpSessionStore keeps them in this process; storeAcpSessions() keeps them in any
-// long-term Store.
+// session's config values, title and usage, and the turn in progress; and each project's
+// permission ledger (the "always" answers people gave in that directory). MemoryAcpSessionStore
+// keeps them in this process; storeAcpSessions() keeps them in any long-term Store.
 
 import type { Message } from "../../types/messages.js";
 import type { ProtocolInterrupt } from "../shared.js";
 import type { AcpConfigValues } from "./config-options.js";
 import type { AcpContentBlock } from "./content.js";
+import { type AcpGrant, withGrant, withoutGrant } from "./permission-grants.js";
 
 /** An editor session, as `input` sees it. */
 export interface AcpSessionInfo {
@@ -36,7 +37,12 @@ export interface AcpSessionRecord {
   pending?: ProtocolInterrupt[] | undefined;
   /** Approvals already given for the paused run, sent with those answers. */
   answered?: Record<string, unknown> | undefined;
-  /** Tool names a person chose to always allow (true) or always reject (false). */
+  /**
+   * Tool names a person chose to always allow (true) or always reject (false) in this session, as
+   * sessions kept them before the permission ledger (see `AcpSessionStore.grants`). Still read:
+   * a rejection holds for the tool, an allow only for a tool without scopes of its own. New answers
+   * go to the ledger.
+   */
   always: Array<[string, boolean]>;
   /**
    * The session's config values and mode, by option id (see AcpOptions.configOptions). Records
@@ -116,11 +122,24 @@ export interface AcpSessionStore {
    * session at the start of every turn, so no process works from a stale copy.
    */
   claim?(sessionId: string): Promise<AcpSessionClaim | undefined>;
+  /**
+   * The permission ledger of a project (the sessions' `cwd`): the "always" answers people gave
+   * there, which every session in that directory keeps. A store has all three ledger methods or
+   * none; without them, a session keeps its grants while it is open. `grants` throws when the
+   * ledger cannot be read (a grant that cannot be read is never taken as an allow).
+   */
+  grants?(cwd: string): Promise<AcpGrant[]> | AcpGrant[];
+  /** Adds a grant, in place of any for the same tool and scope. */
+  putGrant?(cwd: string, grant: AcpGrant): Promise<void> | void;
+  /** Removes the grant for `tool` and `scope`; removing one that is not there is not an error. */
+  deleteGrant?(cwd: string, tool: string, scope: string): Promise<void> | void;
 }
 
 /** Sessions in this process: the default. */
 export class MemoryAcpSessionStore implements AcpSessionStore {
   private readonly records = new Map<string, AcpSessionRecord>();
+  /** The permission grants of each project, by directory. */
+  private readonly ledgers = new Map<string, AcpGrant[]>();
 
   /** A session's record, as a copy. */
   get(sessionId: string): AcpSessionRecord | undefined {
@@ -143,6 +162,18 @@ export class MemoryAcpSessionStore implements AcpSessionStore {
 
   delete(sessionId: string): void {
     this.records.delete(sessionId);
+  }
+
+  grants(cwd: string): AcpGrant[] {
+    return structuredClone(this.ledgers.get(cwd) ?? []);
+  }
+
+  putGrant(cwd: string, grant: AcpGrant): void {
+    this.ledgers.set(cwd, withGrant(this.ledgers.get(cwd) ?? [], structuredClone(grant)));
+  }
+
+  deleteGrant(cwd: string, tool: string, scope: string): void {
+    this.ledgers.set(cwd, withoutGrant(this.ledgers.get(cwd) ?? [], tool, scope));
   }
 }
 

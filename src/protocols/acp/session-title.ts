@@ -4,6 +4,7 @@
 // it answers, and when it fails, the default stands). The record keeps the title, so the list and
 // the updates agree, and it comes back on load and resume. Every update carries `updatedAt` too.
 
+import type { RunConfig } from "../../graph/run-outcome.js";
 import type { Logger } from "../../types/logger.js";
 import type { HeldUpdates } from "./held-updates.js";
 import { type AcpSessionInfo, sessionTitle, shortTitle } from "./session-store.js";
@@ -14,6 +15,8 @@ export interface AcpTitleRequest {
   /** The prompt's text. */
   prompt: string;
   session: AcpSessionInfo;
+  /** The session's config values and mode, as its runs see them (the model picked, say). */
+  config: RunConfig;
   /** Aborts when the connection closes: stop asking a model then. */
   signal: AbortSignal;
 }
@@ -37,6 +40,8 @@ export class SessionTitle {
     private readonly logger: Logger,
     /** Aborts when the connection closes. */
     private readonly signal: AbortSignal,
+    /** The session's config values now. */
+    private readonly config: () => RunConfig = () => ({}),
   ) {}
 
   /** The session's title, if it has one yet: the record's, or for a record without one the start of its first prompt. */
@@ -93,7 +98,7 @@ export class SessionTitle {
   private async ask(title: AcpTitle, prompt: string, fallback: string): Promise<void> {
     let made: string | undefined;
     try {
-      const answer = await title({ prompt, session: this.session.info, signal: this.signal });
+      const answer = await title({ prompt, session: this.session.info, config: this.config(), signal: this.signal });
       made = typeof answer === "string" ? shortTitle(answer) : undefined;
     } catch (error) {
       this.logger.warn("title() failed; the session keeps the start of its first prompt as its title", { sessionId: this.session.id, error: error instanceof Error ? error.message : String(error) });

@@ -10,6 +10,7 @@ import { hasMarker, WeftError } from "../../errors/weft-error.js";
 import type { RunConfig } from "../../graph/run-outcome.js";
 import type { Message } from "../../types/messages.js";
 import type { AcpContentBlock } from "./content.js";
+import type { AcpGrant } from "./permission-grants.js";
 import type { AcpSessionInfo } from "./session-store.js";
 
 /** What a command is given when a prompt runs it. */
@@ -25,6 +26,18 @@ export interface AcpCommandCall {
   history: readonly Message[];
   /** Aborts when the turn is cancelled. */
   signal: AbortSignal;
+  /** The permission grants of the session's project, to list and revoke (see `/permissions` in `weft acp`). */
+  permissions: AcpPermissions;
+}
+
+/** A project's permission grants, as a command sees them. */
+export interface AcpPermissions {
+  /** True when the store keeps grants for the project; false when they last only while the session is open. */
+  readonly kept: boolean;
+  /** The grants, oldest first. Rejects when the ledger cannot be read. */
+  list(): Promise<AcpGrant[]>;
+  /** Removes a grant. */
+  revoke(grant: Pick<AcpGrant, "tool" | "scope">): Promise<void>;
 }
 
 /**

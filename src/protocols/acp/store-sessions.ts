@@ -3,7 +3,8 @@
 // process runs a turn of it. A write adds only the messages that are new, under keys no other write
 // uses, then commits by replacing `meta` with a compare-and-put, so writing a turn costs the size of
 // the turn, and a process working from a stale copy is refused without touching anything the
-// committed record reads.
+// committed record reads. Each project's permission ledger is one item under `ledger`, keyed by a
+// hash of its directory, changed with a compare-and-put.
 //
 // The messages of one write are a segment: the items `m:<index>:<write>` from its first index on,
 // each naming the segment it follows. `meta` names the segment that holds the last message; a read
@@ -11,7 +12,7 @@
 // that covers it. Items no committed record reaches (a write that was refused or cut short, or
 // messages a later write replaced) are removed by the next write that commits.
 
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 
 import { dropOwner, holdOwner, leaseHeld, newLease, type Lease } from "../../graph/lease.js";
@@ -30,6 +31,7 @@ import {
   type AcpUsageRecord,
   summarize,
 } from "./session-store.js";
+import { type AcpGrant, checkGrants, CorruptLedgerError, withGrant, withoutGrant } from "./permission-grants.js";
 import { SessionConflictError } from "./session-errors.js";
 
 export { SessionConflictError };
@@ -40,6 +42,9 @@ export interface SharedAcpSessionStore extends AcpSessionStore {
   delete(sessionId: string): Promise<void>;
   /** Claims a session for a turn; undefined while another live process holds it. */
   claim(sessionId: string): Promise<AcpSessionClaim | undefined>;
+  grants(cwd: string): Promise<AcpGrant[]>;
+  putGrant(cwd: string, grant: AcpGrant): Promise<void>;
+  deleteGrant(cwd: string, tool: string, scope: string): Promise<void>;
 }
 
 interface Meta {
@@ -331,6 +336,50 @@ class StoredSessions implements SharedAcpSessionStore {
     };
   }
 
+  async grants(cwd: string): Promise<AcpGrant[]> {
+    return (await this.readLedger(cwd)).grants;
+  }
+
+  async putGrant(cwd: string, grant: AcpGrant): Promise<void> {
+    await this.changeLedger(cwd, (grants) => withGrant(grants, grant));
+  }
+
+  async deleteGrant(cwd: string, tool: string, scope: string): Promise<void> {
+    await this.changeLedger(cwd, (grants) => withoutGrant(grants, tool, scope));
+  }
+
+  /** A project's grants and the revision they were read at (0 when it has none). Throws when they cannot be read. */
+  private async readLedger(cwd: string): Promise<{ grants: AcpGrant[]; revision: number }> {
+    const item = await this.store.get(this.ledgerNamespace(), ledgerKey(cwd));
+    if (!item) {
+      return { grants: [], revision: 0 };
+    }
+    const value = item.value as { cwd?: unknown; grants?: unknown } | null;
+    if (typeof value !== "object" || value === null || value.cwd !== cwd) {
+      throw new CorruptLedgerError(cwd);
+    }
+    return { grants: checkGrants(value.grants, cwd), revision: item.revision };
+  }
+
+  /** Changes a project's grants with a compare-and-put, reading again when another write came first. */
+  private async changeLedger(cwd: string, change: (grants: AcpGrant[]) => AcpGrant[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const { grants, revision } = await this.readLedger(cwd);
+      const value = { cwd, grants: change(grants) };
+      const written = await this.store.compareAndPut(this.ledgerNamespace(), ledgerKey(cwd), value as unknown as JsonValue, { expected: revision });
+      if (written !== undefined) {
+        return;
+      }
+      if (attempt === READ_ATTEMPTS) {
+        throw new Error(`The permission grants of ${cwd} kept changing while they were written (tried ${attempt} times).`);
+      }
+    }
+  }
+
+  private ledgerNamespace(): string[] {
+    return [...this.root, "ledger"];
+  }
+
   private sessionNamespace(sessionId: string): string[] {
     return [...this.root, "sessions", sessionId];
   }
@@ -338,6 +387,11 @@ class StoredSessions implements SharedAcpSessionStore {
   private indexNamespace(): string[] {
     return [...this.root, "index"];
   }
+}
+
+/** The key of a project's ledger: a hash of its directory, which may hold any character. */
+function ledgerKey(cwd: string): string {
+  return createHash("sha256").update(cwd).digest("hex");
 }
 
 /** The key of a message of a segment (version 1's, named "", has none after the index). */

@@ -40,6 +40,8 @@ describe("questions as forms", () => {
     const test = testParts(graph, { form: () => ({ action: "accept", content: { colour: "red" } }) });
     expect(await startTurn(test.parts, prompt("paint"), signal())).toEqual({ status: "ended", stopReason: "end_turn" });
     expect(test.forms).toEqual([{ message: "Which colour?", schema: colourSchema, toolCallId: "q1" }]);
+    // The run never announced the asking call, so the form's call is announced first.
+    expect(test.updates.filter((update) => update.sessionUpdate === "tool_call")).toMatchObject([{ toolCallId: "q1", status: "pending" }]);
     expect(graph.calls[1]).toMatchObject({ kind: "resume", answers: { "ask:q1:0": { action: "accept", content: { colour: "red" } } } });
     expect(test.text()).toBe("Red it is.");
     const stored = await test.stored();

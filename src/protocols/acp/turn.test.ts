@@ -126,8 +126,57 @@ describe("startTurn", () => {
       ["run", undefined],
       ["resume", { i1: { decision: "approve" } }],
     ]);
+    // The run never announced the call (as after a crash, when the session missed it), so it is
+    // announced before the request: every later update of it has a call to update.
+    expect(test.updates.filter((update) => update.sessionUpdate === "tool_call")).toMatchObject([{ toolCallId: "call_write_file", status: "pending" }]);
     // Every run of the turn has the turn's id.
     expect(new Set(graph.calls.map((call) => call.options.runId)).size).toBe(1);
+  });
+
+  it("keeps an always answer for the call's scope only, names the scope in the offer, and offers none for a call that can have none", async () => {
+    const npmTest = { key: "prefix:npm test", label: "`npm test …`" };
+    const interrupted = (id: string, scope: unknown): ScriptedRun => ({ outcome: { status: "interrupted", interrupts: [{ id, node: "tools", value: approval("run_command", { scope }) }] } });
+    const graph = new ScriptedGraph([
+      interrupted("i1", npmTest),
+      completed("a1", "ran"),
+      interrupted("i2", { key: "prefix:npm test unit", label: "`npm test unit …`", within: ["prefix:npm test"] }),
+      completed("a2", "ran"),
+      interrupted("i3", { key: "exact:rm -rf x", label: "`rm -rf x`" }),
+      completed("a3", "asked"),
+      interrupted("i4", false),
+      completed("a4", "asked"),
+    ]);
+    const test = testParts(graph, { answer: () => ({ decision: "allow", always: true }) });
+    for (const text of ["one", "two", "three", "four"]) {
+      await startTurn(test.parts, prompt(text), signal());
+    }
+    expect(test.asked).toHaveLength(3);
+    expect(test.offers.map((offer) => offer.always)).toEqual(["`npm test …`", "`rm -rf x`", false]);
+    expect((await test.parts.ledger.list()).map((grant) => grant.scope)).toEqual(["prefix:npm test", "exact:rm -rf x"]);
+  });
+
+  it("asks, and never allows, when the ledger cannot be read; an old tool-wide allow does not cover a tool with scopes, an old rejection does", async () => {
+    const failing = new MemoryAcpSessionStore();
+    failing.grants = () => {
+      throw new Error("the store is down");
+    };
+    const scoped = approval("run_command", { scope: { key: "prefix:npm test", label: "`npm test …`" } });
+    const graph = new ScriptedGraph([{ outcome: { status: "interrupted", interrupts: [{ id: "i1", node: "tools", value: scoped }] } }, completed("a1", "asked")]);
+    const record = newRecord();
+    record.always = [["run_command", true]];
+    const test = testParts(graph, { store: failing, record, answer: () => ({ decision: "reject", always: false }) });
+    await startTurn(test.parts, prompt("one"), signal());
+    expect(test.asked).toHaveLength(1);
+    expect(graph.calls.filter((call) => call.kind === "resume").map((call) => call.answers)).toEqual([{ i1: { decision: "reject" } }]);
+    expect(test.logs.some((line) => line.message === "The permission ledger could not be read; the person is asked")).toBe(true);
+
+    const rejected = new ScriptedGraph([{ outcome: { status: "interrupted", interrupts: [{ id: "i1", node: "tools", value: scoped }] } }, completed("a1", "refused")]);
+    const old = newRecord();
+    old.always = [["run_command", false]];
+    const again = testParts(rejected, { record: old, answer: () => ({ decision: "allow", always: false }) });
+    await startTurn(again.parts, prompt("one"), signal());
+    expect(again.asked).toHaveLength(0);
+    expect(rejected.calls.filter((call) => call.kind === "resume").map((call) => call.answers)).toEqual([{ i1: { decision: "reject", reason: "The person chose to always reject run_command." } }]);
   });
 
   it("remembers an always answer: the next approval of that tool is answered without asking", async () => {
@@ -141,7 +190,8 @@ describe("startTurn", () => {
       { i1: { decision: "reject" } },
       { i2: { decision: "reject", reason: "The person chose to always reject run_command." } },
     ]);
-    expect((await test.stored())?.always).toEqual([["run_command", false]]);
+    // The answer is the project's (its directory's) grant for the whole tool, which has no scopes.
+    expect(await test.parts.ledger.list()).toEqual([{ tool: "run_command", scope: "*", label: "run_command", allow: false, grantedAt: expect.any(String) }]);
   });
 
   it("rejects the call when the permission request fails, and ends the turn as cancelled when it was cancelled", async () => {

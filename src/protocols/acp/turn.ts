@@ -16,11 +16,14 @@ import type { Principal } from "../../types/principal.js";
 import type { ProtocolGraph, ProtocolInterrupt, ProtocolResult, ProtocolRun, ProtocolRunOptions } from "../shared.js";
 import { type AcpContentBlock, promptToMessage } from "./content.js";
 import { settleFailedTurn } from "./failed-turn.js";
+import { isToolQuestion } from "../../agent/tool-question.js";
 import { approvalToolCall } from "./approval-tool-call.js";
 import { LiveToolCalls } from "./live-tool-calls.js";
 import { editedInput, editFirstForm } from "./edit-first.js";
 import type { FormOutcome, FormRequest } from "./elicitation.js";
 import type { HeldUpdates } from "./held-updates.js";
+import { WHOLE_TOOL } from "./permission-grants.js";
+import type { PermissionLedger } from "./permission-ledger.js";
 import type { PermissionChoice, PermissionOffer } from "./permissions.js";
 import { answerInWords, askingToolCall, formAnswer, planQuestion, type QuestionPlan, questionText } from "./questions.js";
 import type { SessionCommands } from "./session-commands.js";
@@ -34,7 +37,7 @@ import type { StoredSession } from "./stored-session.js";
 import type { Transcript } from "./transcript.js";
 import { type AcpStopReason, ended, failed, stopReasonOf, type TurnEnd } from "./turn-end.js";
 import type { UpdateSink } from "./update-sink.js";
-import { eventUpdates, type UpdateContext } from "./updates.js";
+import { eventUpdates, toolCallUpdate, type UpdateContext } from "./updates.js";
 
 /** The integrator's choices that shape a turn (see AcpOptions). */
 export interface TurnSettings {
@@ -66,6 +69,8 @@ export interface TurnParts {
   transcript: Transcript;
   /** How tool calls look in this session's updates. */
   view: UpdateContext;
+  /** The project's permission grants: the "always" answers that answer a call without asking. */
+  ledger: PermissionLedger;
   /** Asks the person about a tool call (session/request_permission). */
   askPermission: (toolCall: ToolCallUpdate, toolName: string, signal: AbortSignal, offer?: PermissionOffer) => Promise<PermissionChoice>;
   /** Whether the editor shows forms (it advertised `elicitation.form`). */
@@ -145,6 +150,11 @@ export async function startTurn(parts: TurnParts, blocks: AcpContentBlock[], sig
 export class Turn {
   /** How the turn's tool calls were last shown, kept with their results. */
   private readonly live = new LiveToolCalls();
+
+  /** Whether this turn showed the editor the call (by its session id) completed or failed. */
+  showedEnd(toolCallId: string): boolean {
+    return this.live.hasEnded(toolCallId);
+  }
 
   constructor(
     private readonly parts: TurnParts,
@@ -255,18 +265,51 @@ export class Turn {
     return this.finish(outcome);
   }
 
-  /** The answer to an approval: remembered, or the person's; `cancelled` when the turn was. */
-  private async approve(request: ToolApprovalRequest): Promise<ToolApprovalAnswer | "cancelled"> {
-    const { session, view, logger } = this.parts;
-    const remembered = session.remembered(request.toolName);
-    if (remembered !== undefined) {
-      return remembered ? { decision: "approve" } : { decision: "reject", reason: `The person chose to always reject ${request.toolName}.` };
+  /**
+   * Announces a call this editor was never shown (a turn carried on after a crash, whose record
+   * missed the call) before asking about it, so what follows about it has a call to update.
+   */
+  private async announceUnseen(toolCallId: string, toolName: string, input: unknown): Promise<void> {
+    const { view, updates } = this.parts;
+    if (view.ids.has(toolCallId)) {
+      return;
     }
+    const announced = toolCallUpdate(view, view.ids.allocate(toolCallId), toolName, input, "pending");
+    this.live.noteUpdate(announced);
+    await updates.send(announced);
+  }
+
+  /**
+   * The answer to an approval: a grant's (the project's ledger, or an answer this session kept
+   * from before the ledger), or the person's; `cancelled` when the turn was. A ledger that cannot
+   * be read answers nothing: the person is asked. An "always" answer becomes a grant for the
+   * call's scope; a call that can have none is not offered one.
+   */
+  private async approve(request: ToolApprovalRequest): Promise<ToolApprovalAnswer | "cancelled"> {
+    const { session, view, logger, ledger } = this.parts;
+    const remembered = session.remembered(request.toolName);
+    if (remembered === false) {
+      return { decision: "reject", reason: `The person chose to always reject ${request.toolName}.` };
+    }
+    if (remembered === true && request.scope === undefined) {
+      return { decision: "approve" };
+    }
+    const known = await ledger.lookup(request);
+    if (known.found === "grant") {
+      const what = known.grant.scope === WHOLE_TOOL ? request.toolName : `${request.toolName} for ${known.grant.label}`;
+      return known.grant.allow ? { decision: "approve" } : { decision: "reject", reason: `The person chose to always reject ${what}.` };
+    }
+    await this.announceUnseen(request.toolCallId, request.toolName, request.input);
     // What the person approves: the tool's title, files and description of the call (its diff).
     const toolCall = approvalToolCall(view, request);
     this.live.noteToolCall(toolCall);
     const editForm = this.parts.showsForms() ? editFirstForm(request) : undefined;
-    const choice = await this.parts.askPermission(toolCall, request.toolName, this.signal, { editFirst: editForm !== undefined });
+    const offer: PermissionOffer = { editFirst: editForm !== undefined };
+    if (request.scope !== undefined) {
+      // What "always" covers: the call's scope, or nothing for a call that can have none (without a scope, the tool).
+      offer.always = request.scope === false ? false : request.scope.label;
+    }
+    const choice = await this.parts.askPermission(toolCall, request.toolName, this.signal, offer);
     switch (choice.decision) {
       case "cancelled":
         return "cancelled";
@@ -277,8 +320,8 @@ export class Turn {
         return editForm ? this.editFirst(request, toolCall, editForm) : { decision: "reject" };
       case "allow":
       case "reject":
-        if (choice.always) {
-          session.remember(request.toolName, choice.decision === "allow");
+        if (choice.always && request.scope !== false) {
+          await ledger.grant(request, choice.decision === "allow");
         }
         return choice.decision === "allow" ? { decision: "approve" } : { decision: "reject" };
     }
@@ -315,6 +358,7 @@ export class Turn {
     const asking = askingToolCall(interrupt);
     const request: FormRequest = { message, schema: form };
     if (asking !== undefined) {
+      await this.announceUnseen(asking, isToolQuestion(interrupt.value) ? interrupt.value.toolName : "ask", undefined);
       request.toolCallId = view.ids.of(asking);
     }
     const outcome = await this.parts.askForm(request, this.signal);

@@ -116,15 +116,24 @@ export function eventUpdates(event: RunEvent, context: UpdateContext): AcpSessio
 }
 
 /** The updates that replay a kept conversation, each tool call once with its final status. */
-export function replayUpdates(history: readonly Message[], context: UpdateContext): AcpSessionUpdate[] {
-  return [...eachReplayUpdate(history, context)];
+export function replayUpdates(history: readonly Message[], context: UpdateContext, options: ReplayOptions = {}): AcpSessionUpdate[] {
+  return [...eachReplayUpdate(history, context, options)];
+}
+
+export interface ReplayOptions {
+  /**
+   * Where the turn in progress starts in the history (its prompt), when the session has one: its
+   * calls that have no result yet are shown in progress, since carrying the turn on may finish
+   * them, rather than as calls that did not finish.
+   */
+  runningFrom?: number | undefined;
 }
 
 /**
  * The updates of `replayUpdates()`, one at a time as they are made, so a replay can write each
  * one out without holding them all.
  */
-export function* eachReplayUpdate(history: readonly Message[], context: UpdateContext): Generator<AcpSessionUpdate, void, undefined> {
+export function* eachReplayUpdate(history: readonly Message[], context: UpdateContext, options: ReplayOptions = {}): Generator<AcpSessionUpdate, void, undefined> {
   // Each result answers the earliest call before it with its id that has no result yet: models
   // reuse ids like `call_1` turn after turn, and each call shows its own result.
   const results = new Map<ToolCallPart, ToolResultPart>();
@@ -153,7 +162,8 @@ export function* eachReplayUpdate(history: readonly Message[], context: UpdateCo
       }
     }
   }
-  for (const message of history) {
+  const runningFrom = options.runningFrom ?? history.length;
+  for (const [index, message] of history.entries()) {
     switch (message.role) {
       case "user":
         for (const part of message.parts) {
@@ -167,7 +177,7 @@ export function* eachReplayUpdate(history: readonly Message[], context: UpdateCo
           } else if (part.type === "reasoning") {
             yield { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: part.text }, messageId: message.id };
           } else {
-            yield replayedCall(context, part, results.get(part));
+            yield replayedCall(context, part, results.get(part), index >= runningFrom);
           }
         }
         break;
@@ -185,10 +195,72 @@ export function* eachReplayUpdate(history: readonly Message[], context: UpdateCo
 }
 
 /**
+ * The updates that show messages recovered for a turn whose start the editor was already shown
+ * (`shown`, as replayed or streamed): as a replay shows them, except that a result whose call was
+ * shown before completes that call with a `tool_call_update` instead of appearing as a call of
+ * its own. Those come first: their calls come before everything recovered.
+ */
+export function recoveredUpdates(shown: readonly Message[], recovered: readonly Message[], context: UpdateContext): AcpSessionUpdate[] {
+  const open = new Set<string>();
+  for (const message of shown) {
+    for (const part of message.parts) {
+      if (part.type === "tool-call" && context.ids.has(part.toolCallId)) {
+        open.add(part.toolCallId);
+      } else if (part.type === "tool-result") {
+        open.delete(part.toolCallId);
+      }
+    }
+  }
+  const closing: AcpSessionUpdate[] = [];
+  const rest: Message[] = [];
+  for (const message of recovered) {
+    if (message.role !== "tool") {
+      rest.push(message);
+      continue;
+    }
+    const own = message.parts.filter((part) => {
+      if (!open.has(part.toolCallId)) {
+        return true;
+      }
+      open.delete(part.toolCallId);
+      closing.push(closedCall(context, part));
+      return false;
+    });
+    if (own.length > 0) {
+      rest.push({ ...message, parts: own });
+    }
+  }
+  return [...closing, ...replayUpdates(rest, context)];
+}
+
+/** The `tool_call_update` that ends a call already shown, with its result. */
+function closedCall(context: UpdateContext, result: ToolResultPart): ToolCallChange {
+  const update: ToolCallChange = {
+    sessionUpdate: "tool_call_update",
+    toolCallId: context.ids.of(result.toolCallId),
+    status: result.isError ? "failed" : "completed",
+    content: toolContent(result.display, result.output, context.contentLimit),
+    rawOutput: result.output ?? null,
+  };
+  if (result.title !== undefined) {
+    update.title = result.title;
+  }
+  if (result.kind !== undefined) {
+    update.kind = result.kind as AcpToolKind;
+  }
+  if (result.locations?.length) {
+    update.locations = wireLocations(result.locations);
+  }
+  return update;
+}
+
+/**
  * A kept call as its one `tool_call`. A result that kept how its call was last shown (its title,
  * kind and files) is shown so; an older one gets a title and files made from the input, as live.
+ * A call with no result is one that did not finish, or, in the turn being carried on, one still
+ * in progress.
  */
-function replayedCall(context: UpdateContext, call: ToolCallPart, result: ToolResultPart | undefined): ToolCallAnnouncement {
+function replayedCall(context: UpdateContext, call: ToolCallPart, result: ToolResultPart | undefined, running = false): ToolCallAnnouncement {
   const status = result && !result.isError ? "completed" : "failed";
   const id = context.ids.allocate(call.toolCallId);
   if (result?.title !== undefined) {
@@ -214,6 +286,8 @@ function replayedCall(context: UpdateContext, call: ToolCallPart, result: ToolRe
     if (result.locations?.length) {
       update.locations = wireLocations(result.locations);
     }
+  } else if (running) {
+    update.status = "in_progress";
   } else {
     update.content = [{ type: "content", content: { type: "text", text: "This tool call did not finish." } }];
   }

@@ -14,6 +14,10 @@ describe("addCall", () => {
     expect(addCall({ used: 10 }, { inputTokens: 20 }, undefined)).toEqual({ usage: { used: 20 } });
   });
 
+  it("takes what a summary call says is left in the context, and still counts all it cost", () => {
+    expect(addCall({ used: 9000 }, { inputTokens: 8000, outputTokens: 500, contextTokens: 1200 }, usd)).toEqual({ usage: { used: 1200, cost: { amount: 0.0315, currency: "USD" } } });
+  });
+
   it("adds each call's cost to the session's, at the prices given per million tokens", () => {
     const first = addCall(undefined, { inputTokens: 1_000_000, outputTokens: 100_000 }, usd);
     expect(first).toEqual({ usage: { used: 1_100_000, cost: { amount: 4.5, currency: "USD" } } });

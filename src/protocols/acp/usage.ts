@@ -4,10 +4,12 @@
 // an open session and sends `usage_update`.
 //
 // `used` is the tokens now in the context: the last call's input and output tokens, since its
-// input was the whole conversation so far and its output joins it. Reasoning counts as output, so
+// input was the whole conversation so far and its output joins it (for a call that summarised the
+// conversation, the `contextTokens` it reports: what is left after it). Reasoning counts as output, so
 // for a provider that drops reasoning from later calls it is a little over; cached input counts as
 // input. The schema has no model in `usage_update`, and a model's window and prices change, so
-// weft ships no table of models: without a context window, no usage is sent.
+// serveAcp ships no table of models (the coding agent's is models/known-models.ts): without a
+// context window, no usage is sent.
 
 import { WeftError } from "../../errors/weft-error.js";
 import type { Usage } from "../../graph/events.js";
@@ -98,7 +100,7 @@ export function addCall(before: AcpUsageRecord | undefined, usage: Usage, prices
   }
   const input = usage.inputTokens;
   const output = usage.outputTokens ?? 0;
-  const after: AcpUsageRecord = { used: input + output };
+  const after: AcpUsageRecord = { used: usage.contextTokens ?? input + output };
   let cost = before?.cost;
   let mismatch: string | undefined;
   if (prices) {

@@ -33,6 +33,8 @@ export interface AcpEditor extends AcpEditorBridge {
    * naming any MCP server of the session that could not be reached, so the model knows.
    */
   instructions(base: string): (context: { threadId: string }) => string;
+  /** An open session's directory and other info (the thread id is the session id), for what else reads its project. */
+  session(threadId: string): AcpSessionInfo | undefined;
 }
 
 export function acpEditor(options: AcpEditorOptions = {}): AcpEditor {
@@ -115,6 +117,8 @@ export function acpEditor(options: AcpEditorOptions = {}): AcpEditor {
       await session.ready;
       return [...own, ...session.available()];
     },
+
+    session: (threadId) => access.connection?.session(threadId),
 
     instructions(base) {
       return ({ threadId }) => {

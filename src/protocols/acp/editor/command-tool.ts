@@ -10,6 +10,7 @@ import { defineTool, type Tool, type ToolOutput } from "../../../agent/tool.js";
 import { inSeconds } from "../../../errors/in-seconds.js";
 import { killGroup, spawnGroup } from "../../../process/process-groups.js";
 import { boundText } from "../tool-calls.js";
+import { commandApprovalScope } from "./command-scope.js";
 import type { EditorAccess } from "./editor-access.js";
 import { isWindowsPath } from "./session-paths.js";
 
@@ -31,6 +32,7 @@ export function commandTool(access: EditorAccess, options: { ask: boolean }): To
       const text = `$ ${command}\n\nRuns in ${cwd}, ${where}, for at most ${inSeconds(timeout)}.`;
       return { title: `Run ${command.length > 120 ? `${command.slice(0, 119)}…` : command}`, display: [{ type: "text", text }] };
     },
+    approvalScope: ({ command }) => commandApprovalScope(command),
     execute: async ({ command, timeout_ms: timeoutMs }, context) => {
       const cwd = access.cwd(context.threadId);
       const timeout = Math.min(timeoutMs ?? access.limits.commandTimeoutMs, access.limits.commandTimeoutMs);

@@ -18,6 +18,7 @@ import { boundText } from "../tool-calls.js";
 import { openChecked, readChecked, writeChecked } from "./disk-files.js";
 import type { EditorAccess } from "./editor-access.js";
 import { globToRegExp } from "./ignore-rules.js";
+import { fileApprovalScope } from "./path-scope.js";
 import { namedPath, PathOutsideError, type ResolvedPath, resolvePath, shownPath } from "./session-paths.js";
 import { type WalkEntry, walkFiles } from "./walk-files.js";
 
@@ -189,6 +190,7 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
     needsApproval: options.ask,
     title: ({ path }) => `Write ${path}`,
     describeApproval: ({ path, content }, { threadId, signal }) => describeChange("Write", access, threadId, path, signal, () => ({ after: content })),
+    approvalScope: ({ path }, { threadId }) => fileApprovalScope(access.roots(threadId), path, "writes"),
     execute: async ({ path, content }, context) => {
       const target = await fileTarget(access, context.threadId, path);
       const before = await readText(access, context.threadId, target, context.signal);
@@ -211,6 +213,7 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
     title: ({ path }) => `Edit ${path}`,
     describeApproval: ({ path, old_text: oldText, new_text: newText, replace_all: replaceAll }, { threadId, signal }) =>
       describeChange("Edit", access, threadId, path, signal, (before) => replaced(path, before, oldText, newText, replaceAll)),
+    approvalScope: ({ path }, { threadId }) => fileApprovalScope(access.roots(threadId), path, "edits"),
     execute: async ({ path, old_text: oldText, new_text: newText, replace_all: replaceAll }, context) => {
       const target = await fileTarget(access, context.threadId, path);
       const before = await readText(access, context.threadId, target, context.signal);
