@@ -1,6 +1,7 @@
 // The models `weft acp` offers, as an editor sees them: the config file, WEFT_MODELS, a server's own
-// list, switching models mid-session and after a restart, the thought level, usage from the table
-// of known models, `weft setup` driven through stdin, and its offer as a terminal sign-in.
+// list, switching models mid-session and after a restart, the thought level, usage and compaction
+// from the picked model's window (known-models table, config file, WEFT_CONTEXT_WINDOW), titles from
+// the picked model, `weft setup` driven through stdin, and its offer as a terminal sign-in.
 
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -13,7 +14,7 @@ import type { AgentProcess } from "../../test/support/agent-process.js";
 import { repoRoot } from "../../test/support/agent-process.js";
 import { PtyProcess } from "../../test/support/pty.js";
 import { weftAcpHarness } from "../../test/support/weft-acp-harness.js";
-import type { FakeModelServer } from "../testing/fake-model-server.js";
+import type { ChatRequest, FakeModelServer } from "../testing/fake-model-server.js";
 
 const harness = weftAcpHarness();
 
@@ -161,6 +162,89 @@ describe("weft acp's models", () => {
     await agent.prompt(sessionId, "again");
     // 12 input and 7 output tokens at 1000 and 2000 USD per million.
     expect(sizes().at(-1)).toMatchObject({ size: 5000, used: 19, cost: { amount: 0.026, currency: "USD" } });
+  });
+
+  it("keeps each call within the window of the model the session picked, and WEFT_CONTEXT_WINDOW overrides it", async () => {
+    const words = (count: number, word: string) => Array.from({ length: count }, () => word).join(" ");
+    // A token for every 4 characters of the request body, as the compaction tests count them.
+    const bodyTokens = (request: ChatRequest) => Math.ceil(JSON.stringify(request).length / 4);
+    const isSummary = (request: ChatRequest) => typeof request.messages[0]?.content === "string" && request.messages[0].content.startsWith("You condense");
+    const { model: server } = await harness.fakeModel((request) => ({
+      text: isSummary(request) ? "Summary: the person asked about the lexer." : `Here is what I found: ${words(200, "parser")}.`,
+      usage: { promptTokens: bodyTokens(request), completionTokens: 100 },
+    }));
+    writeConfig({
+      models: [
+        { model: "openai-compatible:roomy", baseURL: server.url, listServerModels: false },
+        { model: "openai-compatible:tight", baseURL: server.url, listServerModels: false, contextWindow: 6000 },
+      ],
+    });
+    const agent = harness.start();
+    await agent.initialize();
+    const { sessionId } = await newSession(agent);
+    const question = (turn: number) => `Question ${turn}: ${words(300, "lexer")}`;
+    // A model whose window weft does not know: the whole conversation goes each time, and no usage is sent.
+    for (let turn = 0; turn < 4; turn++) {
+      expect((await agent.prompt(sessionId, question(turn))).stopReason).toBe("end_turn");
+    }
+    expect(server.requests.some(isSummary)).toBe(false);
+    expect(agent.updatesOf(sessionId).some((update) => update.sessionUpdate === "usage_update")).toBe(false);
+    const before = server.requests.length;
+    await setModel(agent, sessionId, "openai-compatible:tight");
+    for (let turn = 4; turn < 12; turn++) {
+      expect((await agent.prompt(sessionId, question(turn))).stopReason).toBe("end_turn");
+    }
+    const after = server.requests.slice(before);
+    expect(after.some(isSummary)).toBe(true);
+    for (const request of after) {
+      expect(bodyTokens(request)).toBeLessThanOrEqual(6000);
+    }
+    expect(after.filter((request) => !isSummary(request)).every((request) => request.model === "tight")).toBe(true);
+    const usage = () => agent.updatesOf(sessionId).flatMap((update) => (update.sessionUpdate === "usage_update" ? [update] : []));
+    expect(usage().at(-1)).toMatchObject({ size: 6000 });
+
+    const overridden = harness.start({ WEFT_CONTEXT_WINDOW: "7000" });
+    await overridden.initialize();
+    const second = await newSession(overridden);
+    await setModel(overridden, second.sessionId, "openai-compatible:tight");
+    await overridden.prompt(second.sessionId, "hello");
+    const sizes = overridden.updatesOf(second.sessionId).flatMap((update) => (update.sessionUpdate === "usage_update" ? [update.size] : []));
+    expect(sizes.at(-1)).toBe(7000);
+  });
+
+  it("/model lists the configured models and those the server lists, and switches to one as the picker does", async () => {
+    const server = await echoServer(["served"]);
+    writeConfig({ models: [{ model: "openai-compatible:configured", name: "Configured", baseURL: server.url }] });
+    const agent = harness.start();
+    await agent.initialize();
+    const { sessionId } = await newSession(agent);
+    await agent.prompt(sessionId, "/model");
+    expect(agent.textOf(sessionId)).toBe(`The model is Configured. The models:\n- openai-compatible:configured (Configured), current\n- openai-compatible:served (served): Listed by ${server.url}\n\nSwitch with /model <model>.`);
+    const seen = agent.updatesOf(sessionId).length;
+    await agent.prompt(sessionId, "/model served");
+    expect(agent.textOf(sessionId, seen)).toBe("Switched to served; the next model call uses it.");
+    const shown = agent.updatesOf(sessionId).slice(seen).flatMap((update) => (update.sessionUpdate === "config_option_update" ? [update.configOptions] : []));
+    expect(option(shown.at(-1), "model")?.currentValue).toBe("openai-compatible:served");
+    await agent.prompt(sessionId, "hello");
+    expect(server.requests.map((request) => request.model)).toEqual(["served"]);
+  });
+
+  it("asks the title of the model the session picked", async () => {
+    const { model: server } = await harness.fakeModel((request) => ({ text: `I am ${request.model}.` }), { sideCalls: [{ text: "Greeting the large model" }] });
+    writeConfig({
+      models: [
+        { model: "openai-compatible:small", baseURL: server.url, listServerModels: false },
+        { model: "openai-compatible:large", baseURL: server.url, listServerModels: false },
+      ],
+    });
+    const agent = harness.start();
+    await agent.initialize();
+    const { sessionId } = await newSession(agent);
+    await setModel(agent, sessionId, "openai-compatible:large");
+    await agent.prompt(sessionId, "hello there");
+    await agent.waitFor(() => server.sideRequests.length > 0, "the title side call");
+    expect((server.sideRequests[0] as ChatRequest).model).toBe("large");
+    expect(server.requests.map((request) => request.model)).toEqual(["large"]);
   });
 
   it("offers a thought level only while a model that reasons is picked, and sends it with the request", async () => {
