@@ -77,6 +77,7 @@ export { DEFAULT_SUMMARY_INSTRUCTIONS } from "./agent/summarize-conversation.js"
 // Models by "provider:model" string.
 export { MODEL_PROVIDERS, ModelSpecError, parseModelSpec, resolveModel, type ModelProvider, type ResolveModelOptions } from "./models/resolve-model.js";
 export { lazyModel } from "./models/lazy-model.js";
+export { knownModel, type KnownModel, type ModelPrices } from "./models/known-models.js";
 
 // Stores by string ("memory", a SQLite path, postgres://…, redis://…), opened now or on first use.
 export { openStore } from "./stores/open-store.js";

@@ -45,6 +45,7 @@ const surfaces: Record<string, Surface> = {
       "createMessageId",
       "defineTool",
       "isToolApproval",
+      "knownModel",
       "lazyModel",
       "listChannel",
       "messageText",
@@ -88,12 +89,14 @@ const surfaces: Record<string, Surface> = {
       "InterruptRequest",
       "JsonObject",
       "JsonValue",
+      "KnownModel",
       "LinkPart",
       "ListNamespacesOptions",
       "Logger",
       "Message",
       "MessagePart",
       "MessagesWrite",
+      "ModelPrices",
       "ModelProvider",
       "Namespace",
       "NodeContext",
@@ -220,7 +223,7 @@ const surfaces: Record<string, Surface> = {
   },
   "./testing": {
     values: ["FakeMessagesServer", "FakeModelServer", "FakeResponsesServer", "ScriptedModel"],
-    types: ["ChatRequest", "FakeModelMessage", "FakeModelOptions", "FakeModelRequest", "FakeModelToolCall", "FakeReply", "FakeScript", "FakeScriptFor", "Script", "ScriptedReply"],
+    types: ["ChatRequest", "FakeModelMessage", "FakeModelOptions", "FakeModelRequest", "FakeModelServerOptions", "FakeModelToolCall", "FakeReply", "FakeScript", "FakeScriptFor", "Script", "ScriptedReply"],
   },
 };
 

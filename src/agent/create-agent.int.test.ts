@@ -460,6 +460,24 @@ describe("createAgent with a run's config", () => {
     expect(server.requests.map((request) => request.model)).toEqual(["fast-model", "smart-model"]);
   });
 
+  it("asks a providerOptions function before each model call, so a reasoning effort picked mid-run reaches the next request", async () => {
+    const { agent, server } = await agentOn([{ toolCalls: [{ name: "nothing", arguments: {} }] }, { text: "done" }], {
+      providerOptions: ({ config }) => (config.effort ? { openaiCompatible: { reasoningEffort: String(config.effort) } } : undefined),
+    });
+    let effort: string | undefined;
+    const outcome = await agent.run(input("think"), {
+      threadId: "t",
+      config: () => {
+        const config = effort ? { effort } : {};
+        effort = "high";
+        return config;
+      },
+    }).outcome;
+    expect(outcome.status).toBe("completed");
+    expect(server.requests[0]).not.toHaveProperty("reasoning_effort");
+    expect(server.requests[1]).toMatchObject({ reasoning_effort: "high" });
+  });
+
   it("hands the config to the instructions, the tools list, the approval policy and each tool", async () => {
     const seen: unknown[] = [];
     const look = defineTool({

@@ -73,7 +73,8 @@ export interface AgentOptions extends Pick<CompileOptions, "store" | "namespace"
   /** Passed to every model call. */
   maxOutputTokens?: number | undefined;
   temperature?: number | undefined;
-  providerOptions?: SharedV3ProviderOptions | undefined;
+  /** Passed to every model call: options, or a function of the run choosing them (a reasoning effort the person picked). */
+  providerOptions?: SharedV3ProviderOptions | ((context: AgentRunContext) => SharedV3ProviderOptions | undefined) | undefined;
   /**
    * A model call that sends nothing for this many milliseconds (counting the wait for its reply to
    * start) is stopped, and the run fails with a ModelCallError saying so. Default 300000 (5 min),
@@ -202,8 +203,9 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
       if (options.temperature !== undefined) {
         call.temperature = options.temperature;
       }
-      if (options.providerOptions) {
-        call.providerOptions = options.providerOptions;
+      const providerOptions = typeof options.providerOptions === "function" ? options.providerOptions(runContext(context)) : options.providerOptions;
+      if (providerOptions) {
+        call.providerOptions = providerOptions;
       }
       const reply = await streamModel(model, call, createMessageId("msg"), context.emit, { idleTimeoutMs: options.modelIdleTimeoutMs });
       context.emit({ type: "message", message: reply.message });

@@ -2,8 +2,8 @@
 
 import { PassThrough } from "node:stream";
 
+import { ModelCatalog } from "../coding-agent/model-options.js";
 import { serveCodingAgent } from "../coding-agent/serve-coding-agent.js";
-import { lazyModel } from "../models/lazy-model.js";
 import { UnconfiguredModel } from "../models/unconfigured-model.js";
 import { killAllGroups } from "../process/process-groups.js";
 import type { AcpStreams } from "../protocols/acp/streams.js";
@@ -19,26 +19,26 @@ export async function runAcp(config: AgentConfig, version: string): Promise<numb
   // what was acknowledged, and each request's own errors already become JSON-RPC errors).
   process.on("unhandledRejection", (reason) => logger.error("Unhandled rejection", { reason: String(reason) }));
   process.on("uncaughtException", (error) => logger.error("Uncaught exception", { error: error.stack ?? String(error) }));
-  const modelOptions: { apiKey?: string | undefined; baseURL?: string | undefined } = {};
-  if (config.apiKey) {
-    modelOptions.apiKey = config.apiKey;
-  }
-  if (config.baseURL) {
-    modelOptions.baseURL = config.baseURL;
-  }
-  const model = config.model ? lazyModel(config.model, modelOptions) : new UnconfiguredModel();
-  if (!config.model) {
-    logger.warn("No model is configured (set WEFT_MODEL or --model); every prompt will get a message saying how.");
+  const models = config.models.length > 0 ? new ModelCatalog(config.models, { default: config.defaultModel, logger }) : undefined;
+  if (!models) {
+    logger.warn(`No model is configured (run weft setup, write ${config.configFile}, or set WEFT_MODEL); every prompt will get a message saying how.`);
   }
   const store = new LazyStore(() => openStore(config.sessions));
   const streams: AcpStreams = config.logLevel === "debug" ? wireLog(logger) : { input: process.stdin, output: process.stdout };
   // Open the session store while the editor is busy with our answer to initialize.
   const server = serveCodingAgent(streams, {
-    model,
+    ...(models ? { models } : { model: new UnconfiguredModel() }),
+    authMethods: [SETUP_METHOD],
+    // With no model yet, an editor that can run setup is asked to (session/new: auth_required);
+    // the others get sessions whose every prompt says how to set one up.
+    authRequired: () => models === undefined,
     store,
     logger,
     agentInfo: { name: "weft", title: "weft", version },
-    onInitialized: () => store.warm(),
+    onInitialized: () => {
+      store.warm();
+      models?.warm();
+    },
     modelIdleTimeoutMs: config.modelIdleTimeoutMs,
     contextWindow: config.contextWindow,
   });
@@ -53,6 +53,18 @@ export async function runAcp(config: AgentConfig, version: string): Promise<numb
   }
   return 0;
 }
+
+/**
+ * `weft setup` offered to editors that can run it in a terminal: the editor runs the command it
+ * starts the agent with, plus `--setup`, and starts the agent again once setup exits 0.
+ */
+const SETUP_METHOD = {
+  type: "terminal",
+  id: "weft-setup",
+  name: "Set up a model",
+  description: "Choose a provider and a model, and store its API key for weft (weft setup).",
+  args: ["--setup"],
+} as const;
 
 /** The signals clients and supervisors stop an agent with. */
 const STOP_SIGNALS = ["SIGTERM", "SIGHUP", "SIGINT"] as const;

@@ -4,19 +4,20 @@ import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
-import { parseModelSpec } from "../models/resolve-model.js";
+import type { ModelChoice } from "../coding-agent/model-options.js";
+import { configFilePath, readModelsConfig } from "./models-config.js";
 import { LOG_LEVELS, type LogLevel } from "./stderr-logger.js";
+import { UsageError } from "./usage-error.js";
 
-/** A flag or variable with a value the command cannot use. Exit code 2. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
+export { UsageError } from "./usage-error.js";
 
 export interface AgentConfig {
-  /** Undefined when no model is configured. */
-  model: string | undefined;
-  baseURL: string | undefined;
-  apiKey: string | undefined;
+  /** The models to offer, from the config file, WEFT_MODELS and WEFT_MODEL/--model; empty when none is configured. */
+  models: ModelChoice[];
+  /** The model a new session starts with; undefined when there are no models. */
+  defaultModel: string | undefined;
+  /** The config file the models were read from (it need not exist). */
+  configFile: string;
   sessions: string;
   logLevel: LogLevel;
   /** How long a model call may send nothing before it is stopped, in ms; undefined for the default. */
@@ -34,29 +35,20 @@ export interface AgentFlags {
 }
 
 export function readAgentConfig(flags: AgentFlags, env: NodeJS.ProcessEnv): AgentConfig {
-  const model = flags.model ?? nonEmpty(env.WEFT_MODEL);
-  if (model !== undefined) {
-    try {
-      parseModelSpec(model);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    if (model.startsWith("openai-compatible:") && !(flags["base-url"] ?? nonEmpty(env.WEFT_BASE_URL))) {
-      throw new UsageError(`${model} needs a base URL: pass --base-url or set WEFT_BASE_URL (for example http://127.0.0.1:8000/v1).`);
-    }
-  }
   const baseURL = flags["base-url"] ?? nonEmpty(env.WEFT_BASE_URL);
   if (baseURL !== undefined && !/^https?:\/\/./.test(baseURL)) {
     throw new UsageError(`The base URL must start with http:// or https://, not ${JSON.stringify(baseURL)}.`);
   }
+  const configFile = configFilePath(env);
+  const models = readModelsConfig(configFile, { model: flags.model ?? nonEmpty(env.WEFT_MODEL), models: nonEmpty(env.WEFT_MODELS), baseURL, apiKey: nonEmpty(env.WEFT_API_KEY) });
   const logLevel = (nonEmpty(env.WEFT_LOG) ?? "warn") as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new UsageError(`WEFT_LOG must be one of ${LOG_LEVELS.join(", ")}, not ${JSON.stringify(env.WEFT_LOG)}.`);
   }
   return {
-    model,
-    baseURL,
-    apiKey: nonEmpty(env.WEFT_API_KEY),
+    models: models.models,
+    defaultModel: models.default,
+    configFile,
     sessions: checkSessions(flags.sessions ?? nonEmpty(env.WEFT_SESSIONS) ?? defaultSessionsPath(env), flags.sessions === undefined ? "WEFT_SESSIONS" : "--sessions"),
     logLevel,
     modelIdleTimeoutMs: readSeconds(flags["model-timeout"] ?? nonEmpty(env.WEFT_MODEL_TIMEOUT), flags["model-timeout"] === undefined ? "WEFT_MODEL_TIMEOUT" : "--model-timeout"),

@@ -22,7 +22,7 @@ function weft(args: string[], env: Record<string, string | undefined> = {}) {
   return spawnSync(process.execPath, [join(repoRoot, "bin/weft.js"), ...args], {
     cwd,
     encoding: "utf8",
-    env: { ...process.env, WEFT_MODEL: undefined, WEFT_SESSIONS: undefined, XDG_STATE_HOME: join(cwd, ".state"), ...env },
+    env: { ...process.env, WEFT_MODEL: undefined, WEFT_MODELS: undefined, WEFT_SESSIONS: undefined, XDG_STATE_HOME: join(cwd, ".state"), XDG_CONFIG_HOME: join(cwd, ".config"), ...env },
     input: "",
   });
 }

@@ -11,12 +11,14 @@ const HELP = `weft: AI agents as graphs, served to code editors over the Agent C
 Usage:
   weft acp [options]     Serve the weft coding agent over ACP on stdin/stdout (what an editor runs).
   weft chat [options]    Chat with an ACP agent (weft's, or any other) in this terminal.
+  weft setup             Choose a provider and a model and store its API key (asks in this
+                         terminal, or reads the answers from stdin, one a line).
   weft --help            Show this help.
   weft --version         Show the version.
 
 weft acp options:
-  --model <provider:model>   The model: openai:<id>, anthropic:<id>, ollama:<id>, or
-                             openai-compatible:<id> with --base-url.            [WEFT_MODEL]
+  --model <provider:model>   The model new sessions start with: openai:<id>, anthropic:<id>,
+                             ollama:<id>, or openai-compatible:<id> with --base-url. [WEFT_MODEL]
   --base-url <url>           The model server's base URL (openai-compatible, or to override
                              a provider's).                                     [WEFT_BASE_URL]
   --model-timeout <seconds>  Stop a model call that sends nothing for this long and tell the
@@ -24,6 +26,7 @@ weft acp options:
   --context-window <tokens>  The model's context window: older turns are summarised to keep
                              every call within it, and the editor is shown how full it is.
                                                                            [WEFT_CONTEXT_WINDOW]
+  --setup                    Run weft setup instead (what an editor's terminal sign-in runs).
   --sessions <where>         Where sessions are kept: memory, a SQLite file (a path with a
                              directory or a .db/.sqlite/.sqlite3 extension, or sqlite:<path>),
                              postgres://… or redis://…. Default: $XDG_STATE_HOME/weft/sessions.db
@@ -35,8 +38,19 @@ weft chat options:
   --list                     List the agent's sessions in that directory and exit.
   --resume <session id>      Reopen a session.
 
+Models:
+  The models a session can switch between (the editor's model picker) are, in order: --model or
+  WEFT_MODEL, then WEFT_MODELS (comma-separated provider:model strings), then the config file
+  $XDG_CONFIG_HOME/weft/config.json (~/.config/weft/config.json), which weft setup writes:
+    { "models": [{ "model": "openai:gpt-4.1", "name": "GPT-4.1", "apiKeyFile": "keys/openai.key" }],
+      "default": "openai:gpt-4.1" }
+  Each model may also set baseURL, contextWindow, prices { inputPerMillion, outputPerMillion,
+  currency }, reasoning (true offers a thinking level) and listServerModels (Ollama and
+  OpenAI-compatible servers' own lists are offered too unless false). See the README.
+
 Environment:
-  WEFT_API_KEY               The model's API key (else OPENAI_API_KEY, ANTHROPIC_API_KEY, …).
+  WEFT_API_KEY               The API key of the --model/WEFT_MODELS models (else OPENAI_API_KEY,
+                             ANTHROPIC_API_KEY, …; config file models use apiKeyFile).
   WEFT_LOG                   silent, error, warn (default), info, or debug (debug adds a log of
                              every ACP message). Logs go to stderr; stdout is only ACP.
 `;
@@ -62,6 +76,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await acp(rest);
       case "chat":
         return await chat(rest);
+      case "setup":
+        return await setup(rest);
       default:
         throw new UsageError(`unknown command "${command}".`);
     }
@@ -90,11 +106,21 @@ const agentOptions = {
   help: { type: "boolean", short: "h" },
 } as const;
 
+async function setup(args: string[]): Promise<number> {
+  noArguments("setup", args);
+  const { runSetup } = await import("./setup-command.js");
+  return runSetup(process.env);
+}
+
 async function acp(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: agentOptions, strict: true, allowPositionals: false });
+  const { values } = parseArgs({ args, options: { ...agentOptions, setup: { type: "boolean" } }, strict: true, allowPositionals: false });
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
+  }
+  if (values.setup) {
+    const { runSetup } = await import("./setup-command.js");
+    return runSetup(process.env);
   }
   const { readAgentConfig } = await import("./config.js");
   const config = readAgentConfig(values, process.env);

@@ -1,5 +1,6 @@
 // `weft acp`'s slash commands as an editor sees them, over stdio with the SDK client: /help,
-// /mode, /model (without a model picker, and over a fixture with two fake models) and /init.
+// /mode, /model (over weft acp's picker of one configured model, and over a fixture with two fake
+// models) and /init.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,7 +10,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AgentProcess, stopAndCheck } from "../../test/support/agent-process.js";
 import { weftAcpHarness } from "../../test/support/weft-acp-harness.js";
 import { INIT_PROMPT } from "../coding-agent/commands/init-command.js";
-import { FIXED_MODEL_REPLY } from "../coding-agent/commands/model-command.js";
 import { FakeModelServer } from "../testing/fake-model-server.js";
 
 const harness = weftAcpHarness();
@@ -23,7 +23,7 @@ function commandsOf(agent: AgentProcess, sessionId: string): string[] {
 }
 
 describe("weft acp slash commands", () => {
-  it("offers /help, /mode, /model, /init, /compact and /permissions, and /help lists them without calling the model", async () => {
+  it("offers /help, /mode, /model and /init, then /compact and /permissions, and /help lists them without calling the model", async () => {
     const { model, env } = await harness.fakeModel([]);
     const agent = harness.start(env);
     await agent.initialize();
@@ -61,13 +61,13 @@ describe("weft acp slash commands", () => {
     expect(model.requests[0]?.messages.filter((message) => message.role === "user")).toHaveLength(1);
   });
 
-  it("/model says the model is fixed when the agent offers no choice of model", async () => {
+  it("/model lists the one model WEFT_MODEL configures, as the model picker weft acp offers has it", async () => {
     const { model, env } = await harness.fakeModel([]);
     const agent = harness.start(env);
     await agent.initialize();
     const sessionId = await agent.newSession(harness.project);
     await agent.prompt(sessionId, "/model smart");
-    expect(agent.textOf(sessionId)).toBe(FIXED_MODEL_REPLY);
+    expect(agent.textOf(sessionId)).toBe('There is no model "smart". The models:\n- openai-compatible:fake-model, current');
     expect(model.requests).toEqual([]);
   });
 

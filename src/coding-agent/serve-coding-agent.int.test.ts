@@ -1,5 +1,6 @@
 // The coding agent `weft acp` serves, over in-memory stdio with the SDK client, its model a real
-// AI SDK provider against the fake model server: what the person sees when the model misbehaves.
+// AI SDK provider against the fake model server: what the person sees when the model misbehaves,
+// and /model with one model and no catalog.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import { connectInProcess, type InProcessAgent } from "../../test/support/in-pro
 import { resolveModel } from "../models/resolve-model.js";
 import { MemoryStore } from "../store-core/memory-store.js";
 import { FakeModelServer, type FakeScript } from "../testing/fake-model-server.js";
+import { FIXED_MODEL_REPLY } from "./commands/model-command.js";
 import { serveCodingAgent, type CodingAgentOptions } from "./serve-coding-agent.js";
 
 let project: string;
@@ -46,6 +48,17 @@ describe("the coding agent when its model misbehaves", () => {
     const seen = session.updatesOf(sessionId).length;
     expect((await session.prompt(sessionId, "and now?")).stopReason).toBe("end_turn");
     expect(session.textOf(sessionId, seen)).toBe("Back again.");
+    expect(session.wire.problems).toEqual([]);
+  });
+});
+
+describe("the coding agent with one model and no catalog", () => {
+  it("/model says the model is fixed, as there is no model picker, without calling the model", async () => {
+    const session = await codingAgent([]);
+    const sessionId = await session.newSession(project);
+    expect((await session.prompt(sessionId, "/model smart")).stopReason).toBe("end_turn");
+    expect(session.textOf(sessionId)).toBe(FIXED_MODEL_REPLY);
+    expect(model?.requests).toEqual([]);
     expect(session.wire.problems).toEqual([]);
   });
 });

@@ -1,13 +1,15 @@
 // serveCodingAgent(): the coding agent `weft acp` serves: createAgent() with the editor bridge's
 // tools, instructions for careful work, sessions and checkpoints in one store, and failures told to
 // the person as a message rather than a protocol error; its modes, slash commands, plan and
-// question tools, the project's AGENTS.md, and titles from the model.
+// question tools, the project's AGENTS.md, and titles from the model; and, given a catalog, the
+// models and thought levels a person picks per session, with each pick's context window and prices.
 
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 
 import { createAgent } from "../agent/create-agent.js";
+import type { RunConfig } from "../graph/run-outcome.js";
 import { acpEditor } from "../protocols/acp/editor/acp-editor.js";
-import { serveAcp, type AcpServer } from "../protocols/acp/serve-acp.js";
+import { serveAcp, type AcpOptions, type AcpServer } from "../protocols/acp/serve-acp.js";
 import { storeAcpSessions } from "../protocols/acp/store-sessions.js";
 import type { AcpStreams } from "../protocols/acp/streams.js";
 import type { Logger } from "../types/logger.js";
@@ -18,13 +20,21 @@ import { codingAgentTools } from "./coding-agent-tools.js";
 import { compactCommand } from "./compact-command.js";
 import { codingAgentCommands } from "./commands/coding-agent-commands.js";
 import type { CommandSettings } from "./commands/command-settings.js";
+import type { ModelCatalog } from "./model-options.js";
 import { permissionsCommand } from "./permissions-command.js";
 import { sessionInstructions } from "./session-instructions.js";
 import { modelSessionTitle } from "./session-title-model.js";
 
-/** Options for `serveCodingAgent()`: the model and store are required, the rest has defaults. */
+/** Options for `serveCodingAgent()`: a model (or models) and the store are required, the rest has defaults. */
 export interface CodingAgentOptions {
-  model: LanguageModelV3;
+  /** The one model every session uses; give `models` instead to let the person pick. */
+  model?: LanguageModelV3 | undefined;
+  /** The models a person picks from per session, with their thought levels and usage figures. */
+  models?: ModelCatalog | undefined;
+  /** Ways to sign in, for `initialize` (see AcpOptions.authMethods). */
+  authMethods?: AcpOptions["authMethods"] | undefined;
+  /** Whether a new session must wait for the person to sign in (see AcpOptions.authRequired). */
+  authRequired?: AcpOptions["authRequired"] | undefined;
   /** Where sessions and the graph's checkpoints are kept. */
   store: Store;
   logger?: Logger | undefined;
@@ -36,8 +46,9 @@ export interface CodingAgentOptions {
   modelIdleTimeoutMs?: number | undefined;
   /**
    * The model's context window in tokens, or a function of the model's id giving it (undefined
-   * when not known). With a window, older turns are summarised to keep every call within it, and
-   * the editor is sent usage_update. `/compact` summarises on demand either way.
+   * when not known). It overrides the window `models` knows for a session's pick. With a window,
+   * older turns are summarised to keep every call within it, and the editor is sent usage_update.
+   * `/compact` summarises on demand either way.
    */
   contextWindow?: number | ((modelId: string) => number | undefined) | undefined;
 }
@@ -45,23 +56,35 @@ export interface CodingAgentOptions {
 /** Serves the coding agent on `streams`, with the editor's files, terminals and MCP servers as its tools. */
 export function serveCodingAgent(streams: AcpStreams, options: CodingAgentOptions): AcpServer {
   const editor = options.logger ? acpEditor({ logger: options.logger }) : acpEditor();
+  const catalog = options.models;
+  const single = options.model;
+  if (!catalog && !single) {
+    throw new TypeError("serveCodingAgent needs a model or models.");
+  }
+  const modelFor = (config: RunConfig): LanguageModelV3 => (catalog ? catalog.modelFor({ config }) : (single as LanguageModelV3));
   const { contextWindow } = options;
-  const windowOf = () => (typeof contextWindow === "function" ? contextWindow(options.model.modelId) : contextWindow);
+  // The window of the model the session picked: the override given (WEFT_CONTEXT_WINDOW), else the
+  // one the catalog knows for it (its config file's, else the known-models table's).
+  const windowOf = (config: RunConfig): number | undefined => {
+    const given = typeof contextWindow === "function" ? contextWindow(modelFor(config).modelId) : contextWindow;
+    return given ?? (catalog ? resolveUsage(catalog.usage.contextWindow, config) : undefined);
+  };
   const agent = createAgent({
     name: "weft",
-    model: options.model,
+    model: catalog ? catalog.modelFor : (single as LanguageModelV3),
+    providerOptions: catalog?.providerOptionsFor,
     tools: codingAgentTools(editor),
     instructions: sessionInstructions(editor, options.instructions ?? CODING_AGENT_INSTRUCTIONS),
     approvals: modeApprovals,
     store: options.store,
     maxSteps: 50,
     modelIdleTimeoutMs: options.modelIdleTimeoutMs,
-    context: { window: windowOf },
+    context: { window: ({ config }) => windowOf(config) },
   });
   const settings: CommandSettings = {
     modes: CODING_AGENT_MODES,
-    // The config options serveAcp is given (a model picker, when there is one), so /model can show and switch it.
-    configOptions: [],
+    // The config options serveAcp is given (the catalog's model picker, when there is one), so /model can show and switch it.
+    configOptions: catalog ? catalog.configOptions : [],
     // The server is made below; a command runs only once it serves.
     setConfig: (sessionId, values) => server.setConfig(sessionId, values),
   };
@@ -73,11 +96,20 @@ export function serveCodingAgent(streams: AcpStreams, options: CodingAgentOption
     sessions: storeAcpSessions(options.store),
     modes: CODING_AGENT_MODES,
     commands,
-    title: modelSessionTitle({ model: options.model }),
+    // The title is asked of the model the session picked.
+    title: modelSessionTitle({ model: modelFor }),
     failures: "message",
-    ...(contextWindow !== undefined ? { usage: { contextWindow: windowOf } } : {}),
+    ...(catalog ? { configOptions: catalog.configOptions } : {}),
+    ...(catalog || contextWindow !== undefined ? { usage: { contextWindow: windowOf, ...(catalog?.usage.prices ? { prices: catalog.usage.prices } : {}) } } : {}),
+    ...(options.authMethods ? { authMethods: options.authMethods } : {}),
+    ...(options.authRequired ? { authRequired: options.authRequired } : {}),
     ...(options.onInitialized ? { onInitialized: options.onInitialized } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
   return server;
+}
+
+/** A usage figure that is a value or a function of the session's config, for that config. */
+function resolveUsage<Value>(figure: Value | ((config: RunConfig) => Value | undefined), config: RunConfig): Value | undefined {
+  return typeof figure === "function" ? (figure as (config: RunConfig) => Value | undefined)(config) : figure;
 }

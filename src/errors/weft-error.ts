@@ -22,6 +22,8 @@ export type WeftErrorCode =
   | "invalid_option"
   | "invalid_model"
   | "model_call_failed"
+  | "model_list_failed"
+  | "model_key_unreadable"
   | "context_overflow"
   // Stores, and packages that are optional.
   | "invalid_namespace"

@@ -6,7 +6,8 @@ import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Genera
 export const NO_MODEL_MESSAGE = [
   "No model is configured, so I can't answer yet.",
   "",
-  "Set WEFT_MODEL (or pass --model) to one of:",
+  "Run `weft setup` in a terminal to choose one and store its key, or list models in ~/.config/weft/config.json (see weft's README).",
+  "Or set WEFT_MODEL (or pass --model) to one of:",
   "- openai:<model> (with OPENAI_API_KEY), for example openai:gpt-4.1-mini",
   "- anthropic:<model> (with ANTHROPIC_API_KEY), for example anthropic:claude-sonnet-4-5",
   "- ollama:<model>, for a local Ollama server",

@@ -1,8 +1,8 @@
 // What every fake model server shares: an HTTP server on 127.0.0.1 that answers one POST route
-// from a script, records each request, and streams a reply as server-sent events that can fail,
+// from a script, records each request and its headers, and streams a reply as server-sent events that can fail,
 // break off or stall. Each API's fake supplies only its wire format.
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
 import { SIDE_CALL_HEADER } from "../models/side-call-header.js";
@@ -30,6 +30,8 @@ export interface FakeStreamEvent {
 export abstract class FakeHttpServer<Request> {
   /** Every request, in order, but side calls. */
   readonly requests: Request[] = [];
+  /** The headers of each of `requests`, in the same order (to check the API key a client sent, say). */
+  readonly requestHeaders: IncomingHttpHeaders[] = [];
   /** Every side call (see FakeModelOptions.sideCalls), in order. */
   readonly sideRequests: Request[] = [];
   /** When each request had arrived (its body read), by `performance.now()`, in order. */
@@ -91,8 +93,22 @@ export abstract class FakeHttpServer<Request> {
   protected completion(_reply: FakeReply, _request: Request): unknown {
     return undefined;
   }
+  /**
+   * The JSON body of a GET route the fake answers besides its POST route, such as a model list,
+   * or undefined for none (answered 404).
+   */
+  protected answerGet(_url: string): unknown {
+    return undefined;
+  }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (request.method === "GET" && request.url !== undefined) {
+      const answer = this.answerGet(request.url);
+      if (answer !== undefined) {
+        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+        return;
+      }
+    }
     if (request.method !== "POST" || !request.url?.endsWith(this.path)) {
       this.answerError(response, 404, `No route ${request.method} ${request.url}`);
       return;
@@ -118,6 +134,7 @@ export abstract class FakeHttpServer<Request> {
       this.sideRequests.push(parsed);
     } else {
       this.requests.push(parsed);
+      this.requestHeaders.push(request.headers);
       this.requestTimes.push(performance.now());
     }
     let reply: FakeReply | undefined;

@@ -1,7 +1,7 @@
 // A fake OpenAI-compatible chat-completions server on 127.0.0.1, for testing agents through a real
 // AI SDK provider over real HTTP. It streams scripted replies as server-sent events (text,
 // reasoning, tool calls), and can fail, break off mid-stream or stall, to test what an agent does
-// when its model misbehaves.
+// when its model misbehaves. Given model ids, it lists them at `GET /v1/models` as OpenAI does.
 
 import { dataFrame, FakeHttpServer, type FakeStreamEvent, type FakeModelOptions } from "./fake-http-server.js";
 import { argumentsText, type FakeReply, type FakeScriptFor, finishOf, pieces, usageOf } from "./fake-reply.js";
@@ -19,13 +19,37 @@ export interface ChatRequest {
 
 export type FakeScript = FakeScriptFor<ChatRequest>;
 
+/** Options of the chat-completions fake: those every fake takes, and a model list. */
+export interface FakeModelServerOptions extends FakeModelOptions {
+  /** The model ids `GET /v1/models` lists, in the OpenAI format; without them that route is 404. */
+  models?: readonly string[] | undefined;
+}
+
 export class FakeModelServer extends FakeHttpServer<ChatRequest> {
   protected readonly path = "/chat/completions";
   protected override readonly streamEnd = dataFrame("[DONE]");
+  /** How many times the model list was asked for. */
+  modelListRequests = 0;
+
+  private constructor(
+    script: FakeScript,
+    private readonly serverOptions: FakeModelServerOptions,
+  ) {
+    super(script, serverOptions);
+  }
 
   /** Starts a server on 127.0.0.1 with a free port. */
-  static async start(script: FakeScript, options: FakeModelOptions = {}): Promise<FakeModelServer> {
+  static async start(script: FakeScript, options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
     return new FakeModelServer(script, options).listen();
+  }
+
+  protected override answerGet(url: string): unknown {
+    const models = this.serverOptions.models;
+    if (!models || !url.endsWith("/models")) {
+      return undefined;
+    }
+    this.modelListRequests++;
+    return { object: "list", data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "fake" })) };
   }
 
   protected read(body: unknown): ChatRequest {

@@ -1,7 +1,7 @@
 // Fakes for testing agents built with weft: a scripted model, and fake model servers for the
 // OpenAI-compatible chat-completions, OpenAI Responses and Anthropic Messages APIs.
 
-export { type FakeReply, type FakeScript, type ChatRequest, FakeModelServer } from "./fake-model-server.js";
+export { type FakeReply, type FakeScript, type ChatRequest, type FakeModelServerOptions, FakeModelServer } from "./fake-model-server.js";
 export { type FakeModelOptions } from "./fake-http-server.js";
 export { type FakeModelMessage, type FakeModelRequest, type FakeModelToolCall } from "./fake-model-request.js";
 export { type FakeScriptFor } from "./fake-reply.js";

@@ -9,13 +9,14 @@ import { join } from "node:path";
 
 import { afterEach, beforeEach, expect } from "vitest";
 
-import type { FakeModelOptions } from "../../src/testing/fake-http-server.js";
-import { FakeModelServer, type FakeScript } from "../../src/testing/fake-model-server.js";
+import { FakeModelServer, type FakeModelServerOptions, type FakeScript } from "../../src/testing/fake-model-server.js";
 import { AgentProcess, type AgentProcessOptions, repoRoot, stopAndCheck } from "./agent-process.js";
 
 export interface WeftAcpHarness {
   /** This test's `XDG_STATE_HOME`. */
   readonly home: string;
+  /** This test's `XDG_CONFIG_HOME` (inside `home`, not made until a test writes there). */
+  readonly configHome: string;
   /** This test's project directory, for `session/new`. */
   readonly project: string;
   /**
@@ -24,7 +25,7 @@ export interface WeftAcpHarness {
    */
   start(env?: Record<string, string | undefined>, args?: readonly string[], configure?: AgentProcessOptions["configure"]): AgentProcess;
   /** Starts a fake model server for this test, with the environment that points `weft acp` at it. */
-  fakeModel(script: FakeScript, options?: FakeModelOptions): Promise<{ model: FakeModelServer; env: Record<string, string> }>;
+  fakeModel(script: FakeScript, options?: FakeModelServerOptions): Promise<{ model: FakeModelServer; env: Record<string, string> }>;
   /** Closes `server` (another fake model server, say) after this test, with the agents. */
   closeAfter<Server extends { close(): Promise<void> }>(server: Server): Server;
 }
@@ -53,11 +54,14 @@ export function weftAcpHarness(): WeftAcpHarness {
     get project() {
       return project;
     },
+    get configHome() {
+      return join(home, "config");
+    },
     start(env = {}, args = [], configure) {
       const agent = AgentProcess.start({
         command: process.execPath,
         args: [join(repoRoot, "bin/weft.js"), "acp", ...args],
-        env: { XDG_STATE_HOME: home, WEFT_MODEL: undefined, WEFT_BASE_URL: undefined, WEFT_SESSIONS: undefined, WEFT_API_KEY: undefined, OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined, ...env },
+        env: { XDG_STATE_HOME: home, XDG_CONFIG_HOME: join(home, "config"), WEFT_MODEL: undefined, WEFT_MODELS: undefined, WEFT_BASE_URL: undefined, WEFT_SESSIONS: undefined, WEFT_API_KEY: undefined, OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined, ...env },
         ...(configure ? { configure } : {}),
       });
       agents.push(agent);

@@ -27,7 +27,8 @@ export function modelCommand(settings: CommandSettings): AcpCommand {
     description: "Shows the model, or switches to another",
     hint: "a model",
     run: async ({ input, config, session }) => {
-      const option = modelOption(settings.configOptions);
+      const declared = settings.configOptions;
+      const option = modelOption(typeof declared === "function" ? await declared() : declared);
       if (!option) {
         return { reply: FIXED_MODEL_REPLY };
       }

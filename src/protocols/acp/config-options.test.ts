@@ -145,6 +145,20 @@ describe("ConfigOptions", () => {
     expect(declared().toWire(declared().defaults(), false).map((option) => option.id)).toEqual(["mode", "model", "effort"]);
   });
 
+  it("offers an option with `when` only while the session's values allow it, and keeps its value meanwhile", () => {
+    const thinking: AcpConfigOption = { ...effort, when: (values) => values.model === "smart" };
+    const options = new ConfigOptions([model, thinking]);
+    const fast = options.resolve({ model: "fast", effort: "high" });
+    expect(options.toWire(fast, true).map((option) => option.id)).toEqual(["model"]);
+    expect(fast.effort).toBe("high");
+    expect(() => options.check("effort", "high", true, fast)).toThrow(InvalidConfigValueError);
+    const smart = options.resolve({ model: "smart" });
+    expect(options.toWire(smart, true).map((option) => option.id)).toEqual(["model", "effort"]);
+    expect(() => options.check("effort", "high", true, smart)).not.toThrow();
+    // The agent's own change (no values given) may set it even while it is hidden.
+    expect(() => options.check("effort", "high", true)).not.toThrow();
+  });
+
   it("gives the legacy mode state only when there are modes", () => {
     expect(declared().modeState({ mode: "code" })).toEqual({ currentModeId: "code", availableModes: [{ id: "ask", name: "Ask" }, { id: "code", name: "Code" }] });
     expect(new ConfigOptions([effort]).modeState({})).toBeUndefined();

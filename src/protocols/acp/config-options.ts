@@ -43,6 +43,12 @@ interface AcpConfigOptionBase {
   name: string;
   description?: string | undefined;
   category?: AcpConfigCategory | undefined;
+  /**
+   * Offered only while this holds of the session's values, such as a thought level only while a
+   * model that reasons is picked. The option's value is kept meanwhile, and the editor sees the
+   * list change in the answer to the change that hides or shows it.
+   */
+  when?: ((values: Readonly<AcpConfigValues>) => boolean) | undefined;
 }
 
 /** An option with one value out of a list, flat or in groups. */
@@ -122,11 +128,13 @@ export class ConfigOptions {
   /**
    * Checks that `configId` may be set to `value`; throws InvalidConfigValueError saying why not.
    * `booleans`: whether the one asking sees boolean options (an editor that does not show them
-   * was never offered them, so for it they do not exist).
+   * was never offered them, so for it they do not exist). `values`: the session's values, for an
+   * option offered only `when` they allow it; without them every option may be set.
    */
-  check(configId: string, value: string | boolean, booleans: boolean): void {
+  check(configId: string, value: string | boolean, booleans: boolean, values?: Readonly<AcpConfigValues>): void {
     const option = this.known.get(configId);
-    if (!option || (option.type === "boolean" && !booleans)) {
+    const hidden = values !== undefined && this.declared.some((declared) => declared.id === configId && declared.when && !declared.when(values));
+    if (!option || (option.type === "boolean" && !booleans) || hidden) {
       const ids = [...this.known.values()].filter((known) => known.type === "select" || booleans).map((known) => known.id);
       throw new InvalidConfigValueError(configId, value, `This session has no config option ${JSON.stringify(configId)}; its options are ${listed(ids)}.`);
     }
@@ -154,7 +162,7 @@ export class ConfigOptions {
       list.push(modeOption(this.modes, String(values[MODE_OPTION_ID])));
     }
     for (const option of this.declared) {
-      if (option.type === "boolean" && !booleans) {
+      if ((option.type === "boolean" && !booleans) || (option.when && !option.when(values))) {
         continue;
       }
       list.push(wireOption(option, values[option.id]));

@@ -14,6 +14,7 @@ import { listChannel } from "../../graph/channels.js";
 import { START, StateGraph } from "../../graph/state-graph.js";
 import { ScriptedModel } from "../../testing/scripted-model.js";
 import type { Principal } from "../../types/principal.js";
+import type { AcpConfigOption } from "./config-options.js";
 import { serveAcp } from "./serve-acp.js";
 import { MemoryAcpSessionStore, type AcpSessionRecord } from "./session-store.js";
 
@@ -178,6 +179,50 @@ describe("serveAcp in process", () => {
     const sessionId = await agent.newSession();
     await expect(agent.prompt(sessionId, "x".repeat(4096))).rejects.toMatchObject({ code: -32600, message: "Invalid request: the request is longer than 2048 bytes" });
     expect((await agent.prompt(sessionId, "hi")).stopReason).toBe("end_turn");
+  });
+
+  it("lists terminal sign-in methods only to editors that advertise auth.terminal, and answers authenticate for the others", async () => {
+    const asked: string[] = [];
+    const authMethods: acp.AuthMethod[] = [
+      { id: "key", name: "Paste a key" },
+      { type: "terminal", id: "setup", name: "Set up", args: ["--setup"] },
+    ];
+    const agent = await serve(createAgent({ model: new ScriptedModel([]) }), { authMethods, authenticate: (methodId) => void asked.push(methodId) });
+    const initialize = (capabilities: acp.ClientCapabilities) => agent.client.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: capabilities });
+    expect((await initialize({})).authMethods).toEqual([{ id: "key", name: "Paste a key" }]);
+    expect((await initialize({ auth: { terminal: false } })).authMethods).toEqual([{ id: "key", name: "Paste a key" }]);
+    expect((await initialize({ auth: { terminal: true } })).authMethods).toEqual(authMethods);
+    expect(await agent.client.request(acp.methods.agent.authenticate, { methodId: "key" })).toEqual({});
+    expect(asked).toEqual(["key"]);
+    await expect(agent.client.request(acp.methods.agent.authenticate, { methodId: "setup" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("terminal method") });
+    await expect(agent.client.request(acp.methods.agent.authenticate, { methodId: "other" })).rejects.toMatchObject({ code: -32602 });
+    expect(asked).toEqual(["key"]);
+  });
+
+  it("refuses session/new with auth_required while authRequired holds, only to editors listed a way to sign in", async () => {
+    let required = true;
+    const authMethods: acp.AuthMethod[] = [{ type: "terminal", id: "setup", name: "Set up", args: ["--setup"] }];
+    const agent = await serve(createAgent({ model: new ScriptedModel([]) }), { authMethods, authRequired: () => required });
+    // initialize (in serve) listed no method: the editor cannot sign in, so its session starts.
+    expect(await agent.newSession()).toMatch(/^sess_/);
+    await agent.client.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: { auth: { terminal: true } } });
+    await expect(agent.newSession()).rejects.toMatchObject({ code: -32000 });
+    required = false;
+    expect(await agent.newSession()).toMatch(/^sess_/);
+  });
+
+  it("asks a configOptions function as each session opens, so a list that grows reaches the next session", async () => {
+    const choices = [{ value: "a", name: "A" }];
+    let declared: AcpConfigOption[] = [{ type: "select", id: "model", name: "Model", default: "a", options: choices }];
+    const agent = await serve(createAgent({ model: new ScriptedModel([]) }), { configOptions: async () => declared });
+    const first = await agent.client.request(acp.methods.agent.session.new, { cwd: "/tmp", mcpServers: [] });
+    declared = [{ type: "select", id: "model", name: "Model", default: "a", options: [...choices, { value: "b", name: "B" }] }];
+    const second = await agent.client.request(acp.methods.agent.session.new, { cwd: "/tmp", mcpServers: [] });
+    expect(first.configOptions?.[0]).toMatchObject({ options: [{ value: "a" }] });
+    expect(second.configOptions?.[0]).toMatchObject({ options: [{ value: "a" }, { value: "b" }] });
+    const changed = await agent.client.request(acp.methods.agent.session.setConfigOption, { sessionId: second.sessionId, configId: "model", value: "b" });
+    expect(changed.configOptions[0]).toMatchObject({ currentValue: "b" });
+    await expect(agent.client.request(acp.methods.agent.session.setConfigOption, { sessionId: first.sessionId, configId: "model", value: "b" })).rejects.toMatchObject({ code: -32602 });
   });
 
   it("resolves closed with nothing after close(), and with the reason when the editor's stream fails", async () => {

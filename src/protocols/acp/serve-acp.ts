@@ -67,8 +67,12 @@ export interface AcpOptions {
    * function of it), read again before every step, so a change applies from the next model call.
    * Boolean options are offered only to editors that say they show them; for the others a
    * session keeps the default. See also AcpServer.setConfig, for changes the agent makes itself.
+   *
+   * A function instead is asked as each session is made, loaded or resumed (so a list that
+   * grows, such as a model server's, reaches the next session); it should answer the same array
+   * while nothing changes, since each new array is checked again.
    */
-  configOptions?: readonly AcpConfigOption[] | undefined;
+  configOptions?: readonly AcpConfigOption[] | (() => readonly AcpConfigOption[] | Promise<readonly AcpConfigOption[]>) | undefined;
   /**
    * The session's modes (such as ask and code), of which it is in one at a time. Offered both as
    * ACP's `modes` and as the config option `mode` of category "mode", since editors read one or
@@ -128,6 +132,25 @@ export interface AcpOptions {
    * should. A prompt that stays keeps its attachments only as notes (see docs/sessions.md).
    */
   failures?: "error" | "message" | undefined;
+  /**
+   * How a person signs in, as `initialize` lists them. A `terminal` method (the editor runs the
+   * agent's own command again, with `args` added, in a terminal) is listed only to editors that
+   * say they can (`clientCapabilities.auth.terminal`); any other method is one the editor asks
+   * for with `authenticate`, which `authenticate` below answers.
+   */
+  authMethods?: readonly acp.AuthMethod[] | undefined;
+  /**
+   * Answers `authenticate` for a method of `authMethods` that is not a terminal one; resolves
+   * once the person is signed in. What it throws is the request's error. Without it, such a
+   * request gets -32602.
+   */
+  authenticate?: ((methodId: string) => void | Promise<void>) | undefined;
+  /**
+   * Whether the person must sign in before a session can start (no model is set up yet, say).
+   * While it answers true, `session/new` fails with auth_required (-32000), so the editor offers
+   * the methods it was listed; an editor listed none gets its session as usual.
+   */
+  authRequired?: (() => boolean) | undefined;
 }
 
 /** A running ACP connection. */
@@ -168,7 +191,22 @@ const LIST_PAGE = 50;
  * ```
  */
 export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: AcpOptions = {}): AcpServer {
-  const configOptions = new ConfigOptions(options.configOptions, options.modes);
+  const configOptions = new ConfigOptions(typeof options.configOptions === "function" ? [] : options.configOptions, options.modes);
+  const declaredOptions = options.configOptions;
+  const checkedOptions = new WeakMap<readonly AcpConfigOption[], ConfigOptions>();
+  /** The options a session made, loaded or resumed now gets. */
+  const sessionOptions = async (): Promise<ConfigOptions> => {
+    if (typeof declaredOptions !== "function") {
+      return configOptions;
+    }
+    const declared = await declaredOptions();
+    let checked = checkedOptions.get(declared);
+    if (!checked) {
+      checked = new ConfigOptions(declared, options.modes);
+      checkedOptions.set(declared, checked);
+    }
+    return checked;
+  };
   if (Array.isArray(options.commands)) {
     checkCommands(options.commands);
   }
@@ -181,6 +219,8 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
   let clientCapabilities: AcpClientCapabilities = {};
   let booleanOptions = false;
   let initialized = false;
+  /** The sign-in methods the editor was listed in its `initialize`. */
+  let listedAuth: acp.AuthMethod[] = [];
 
   const app = acp.agent({ name: options.agentInfo?.name ?? graph.name });
   const live = (sessionId: string): LiveSession => {
@@ -195,8 +235,8 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
   const handle = <C, R>(handler: (context: C) => R | Promise<R>) => answering(handler, unexpected);
   // Handlers run only once messages arrive, after `services` below is set up.
   // `answered`: updates about the session wait until the answer that opens it is written.
-  const open = async (record: AcpSessionRecord, answered: Promise<void>): Promise<LiveSession> => {
-    const session = new LiveSession(sessionParts(services, record));
+  const open = async (record: AcpSessionRecord, answered: Promise<void>, offered: ConfigOptions): Promise<LiveSession> => {
+    const session = new LiveSession(sessionParts(offered === configOptions ? services : { ...services, configOptions: offered }, record));
     session.holdUpdatesUntil(answered);
     sessions.set(record.info.id, session);
     await options.editor?.openSession?.(record.info);
@@ -241,10 +281,13 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
           sessionCapabilities,
         },
         agentInfo: implementation(options.agentInfo ?? { name: graph.name, version: "0.0.0" }),
-        authMethods: [],
+        authMethods: (listedAuth = (options.authMethods ?? []).filter((method) => !isTerminal(method) || params.clientCapabilities?.auth?.terminal === true)),
       };
     })
     .onRequest(acp.methods.agent.session.new, handle(async ({ params }) => {
+      if (listedAuth.length > 0 && options.authRequired?.()) {
+        throw acp.RequestError.authRequired(undefined, `sign in first (${listedAuth.map((method) => method.name).join(", ")})`);
+      }
       checkCwd(params.cwd);
       const record: AcpSessionRecord = {
         info: sessionInfo(`sess_${randomUUID().replaceAll("-", "")}`, params.cwd, params.mcpServers ?? [], additionalDirectories(params.cwd, params.additionalDirectories)),
@@ -252,12 +295,13 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
         always: [],
         updatedAt: new Date().toISOString(),
       };
-      if (configOptions.offered) {
-        record.config = configOptions.defaults();
+      const offered = await sessionOptions();
+      if (offered.offered) {
+        record.config = offered.defaults();
       }
       const answer = answerWritten();
       try {
-        const session = await open(record, answer.written);
+        const session = await open(record, answer.written, offered);
         try {
           await fromStore(() => session.persist());
         } catch (error) {
@@ -273,9 +317,10 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
     }))
     .onRequest(acp.methods.agent.session.load, handle(async ({ params }) => {
       const { record, moved } = await loadRecord(params);
+      const offered = await sessionOptions();
       const answer = answerWritten();
       try {
-        const session = await open(record, answer.written);
+        const session = await open(record, answer.written, offered);
         if (moved) {
           await fromStore(() => session.persist());
         }
@@ -292,9 +337,10 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
     }))
     .onRequest(acp.methods.agent.session.resume, handle(async ({ params }) => {
       const { record, moved } = await loadRecord(params);
+      const offered = await sessionOptions();
       const answer = answerWritten();
       try {
-        const session = await open(record, answer.written);
+        const session = await open(record, answer.written, offered);
         if (moved) {
           await fromStore(() => session.persist());
         }
@@ -323,7 +369,19 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
       sessions.get(params.sessionId)?.cancel();
     });
 
-  if (configOptions.offered) {
+  if (options.authMethods?.length) {
+    const authenticate = options.authenticate;
+    app.onRequest(acp.methods.agent.authenticate, handle(async ({ params }) => {
+      const method = options.authMethods?.find((candidate) => candidate.id === params.methodId);
+      if (!method || isTerminal(method) || !authenticate) {
+        const why = !method ? "is not one of this agent's" : isTerminal(method) ? "is a terminal method, which the editor runs itself" : "cannot be asked for here";
+        throw acp.RequestError.invalidParams({ methodId: params.methodId }, `Authentication method ${JSON.stringify(params.methodId)} ${why}.`);
+      }
+      await authenticate(method.id);
+      return {};
+    }));
+  }
+  if (configOptions.offered || typeof declaredOptions === "function") {
     app.onRequest(acp.methods.agent.session.setConfigOption, handle(async ({ params }) => {
       // A boolean comes with `type: "boolean"`, a select's value without; the option says which it takes.
       return { configOptions: await live(params.sessionId).config.setOption(params.configId, params.value) };
@@ -487,6 +545,11 @@ function answerWritten(): { written: Promise<void>; returning(): void } {
     settle = resolve;
   });
   return { written, returning: () => setImmediate(settle) };
+}
+
+/** Whether a sign-in method is one the editor runs in a terminal (never sent to `authenticate`). */
+function isTerminal(method: acp.AuthMethod): boolean {
+  return "type" in method && method.type === "terminal";
 }
 
 function advertised(capability: unknown): boolean {

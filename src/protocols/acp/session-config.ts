@@ -75,7 +75,7 @@ export class SessionConfig {
 
   /** session/set_config_option: sets one option and answers the full list; a mode change is also sent as current_mode_update. */
   async setOption(configId: string, value: string | boolean): Promise<SessionConfigOption[]> {
-    this.options.check(configId, value, this.booleans());
+    this.options.check(configId, value, this.booleans(), this.values());
     const changed = await this.apply({ [configId]: value });
     if (changed.includes(MODE_OPTION_ID)) {
       this.send({ sessionUpdate: "current_mode_update", currentModeId: String(value) });

@@ -8,7 +8,8 @@
 // conversation, the `contextTokens` it reports: what is left after it). Reasoning counts as output, so
 // for a provider that drops reasoning from later calls it is a little over; cached input counts as
 // input. The schema has no model in `usage_update`, and a model's window and prices change, so
-// weft ships no table of models: without a context window, no usage is sent.
+// serveAcp ships no table of models (the coding agent's is models/known-models.ts): without a
+// context window, no usage is sent.
 
 import { WeftError } from "../../errors/weft-error.js";
 import type { Usage } from "../../graph/events.js";

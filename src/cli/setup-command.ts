@@ -1,0 +1,200 @@
+// `weft setup` (and `weft acp --setup`, which editors run as a terminal sign-in): asks for a
+// provider, a model and an API key, then writes the config file and the key, in a file of its own
+// that only the person can read. Reads its answers line by line, so a script can pipe them in.
+
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { Writable } from "node:stream";
+
+import type { ModelChoice } from "../coding-agent/model-options.js";
+import { OLLAMA_BASE_URL } from "../models/resolve-model.js";
+import { listServerModels } from "../models/server-models.js";
+import { configFilePath, parseConfig } from "./models-config.js";
+import { UsageError } from "./usage-error.js";
+
+interface ProviderChoice {
+  provider: "openai" | "anthropic" | "ollama" | "openai-compatible";
+  label: string;
+  suggested?: string | undefined;
+  /** Whether it needs a key (else a key is asked for but may be left empty), or never takes one. */
+  key: "required" | "optional" | "none";
+}
+
+const PROVIDERS: readonly ProviderChoice[] = [
+  { provider: "openai", label: "OpenAI", suggested: "gpt-4.1", key: "required" },
+  { provider: "anthropic", label: "Anthropic", suggested: "claude-sonnet-4-5", key: "required" },
+  { provider: "ollama", label: "Ollama, on this machine", suggested: "qwen3", key: "none" },
+  { provider: "openai-compatible", label: "Another OpenAI-compatible server (vLLM, LM Studio, llama.cpp…)", key: "optional" },
+];
+
+/** The questions' way in and out: one answer a line; a secret is not echoed on a terminal. */
+interface Asker {
+  ask(question: string, options?: { secret?: boolean | undefined }): Promise<string>;
+  say(text: string): void;
+  close(): void;
+}
+
+/** Runs setup on this terminal (or piped input) and resolves with the exit code. */
+export async function runSetup(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const asker = terminalAsker();
+  try {
+    return await setUp(asker, env);
+  } finally {
+    asker.close();
+  }
+}
+
+async function setUp(asker: Asker, env: NodeJS.ProcessEnv): Promise<number> {
+  const configFile = configFilePath(env);
+  const existing = readExisting(configFile);
+  asker.say(`Set up a model for weft. Your answers go to ${configFile}.\n`);
+  asker.say(PROVIDERS.map((choice, index) => `  ${index + 1}) ${choice.label}`).join("\n"));
+  const provider = await pick(asker);
+  let baseURL: string | undefined;
+  if (provider.provider === "ollama" || provider.provider === "openai-compatible") {
+    const fallback = provider.provider === "ollama" ? OLLAMA_BASE_URL : undefined;
+    for (;;) {
+      const answer = (await asker.ask(fallback ? `Server's base URL [${fallback}]: ` : "Server's base URL (such as http://127.0.0.1:8000/v1): ")) || fallback || "";
+      if (/^https?:\/\/./.test(answer)) {
+        baseURL = answer;
+        break;
+      }
+      asker.say("The base URL must start with http:// or https://.");
+    }
+  }
+  let key: string | undefined;
+  if (provider.key !== "none") {
+    for (;;) {
+      key = (await asker.ask(provider.key === "required" ? `${provider.label} API key (not shown): ` : "API key, if the server needs one (not shown; empty for none): ", { secret: true })).trim();
+      if (key !== "" || provider.key === "optional") {
+        break;
+      }
+      asker.say("The key is needed to reach the provider.");
+    }
+  }
+  let suggested = provider.suggested;
+  if (baseURL !== undefined) {
+    const listed = await listServerModels(baseURL, key ? { apiKey: key } : {}).catch((): string[] => []);
+    if (listed.length > 0) {
+      asker.say(`The server lists: ${listed.slice(0, 20).join(", ")}${listed.length > 20 ? ", …" : ""}`);
+      suggested = listed.includes(suggested ?? "") ? suggested : listed[0];
+    }
+  }
+  let modelId = "";
+  while (modelId === "") {
+    modelId = (await asker.ask(suggested ? `Model [${suggested}]: ` : "Model: ")).trim() || suggested || "";
+  }
+  const model = `${provider.provider}:${modelId}`;
+  const choice: ModelChoice = { model };
+  if (baseURL !== undefined) {
+    choice.baseURL = baseURL;
+  }
+  const directory = dirname(configFile);
+  privateDirectory(directory);
+  let keyFile: string | undefined;
+  if (key) {
+    privateDirectory(join(directory, "keys"));
+    keyFile = join("keys", `${provider.provider}.key`);
+    const path = join(directory, keyFile);
+    writeFileSync(path, `${key}\n`, { mode: 0o600 });
+    chmodSync(path, 0o600);
+  }
+  const models = (existing.models as Array<Record<string, unknown>>).filter((entry) => entry.model !== model);
+  const entry: Record<string, unknown> = { model };
+  if (baseURL !== undefined) {
+    entry.baseURL = baseURL;
+  }
+  if (keyFile !== undefined) {
+    entry.apiKeyFile = keyFile;
+  }
+  const config = { ...existing, models: [entry, ...models], default: model };
+  writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  asker.say(`\nSaved ${configFile}: weft acp now starts with ${model}.`);
+  if (keyFile !== undefined) {
+    asker.say(`The key is in ${join(directory, keyFile)}, readable only by you.`);
+  }
+  return 0;
+}
+
+/** The config file as it is, to add to; a file weft cannot read is not overwritten. */
+function readExisting(configFile: string): Record<string, unknown> & { models: unknown[] } {
+  if (!existsSync(configFile)) {
+    return { models: [] };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(configFile, "utf8"));
+  } catch (error) {
+    throw new UsageError(`The config file ${configFile} is not valid JSON (${(error as Error).message}); fix or remove it, then run weft setup again`);
+  }
+  parseConfig(json, configFile);
+  const existing = json as Record<string, unknown>;
+  return { ...existing, models: Array.isArray(existing.models) ? existing.models : [] };
+}
+
+async function pick(asker: Asker): Promise<ProviderChoice> {
+  for (;;) {
+    const answer = (await asker.ask("Provider [1]: ")).trim().toLowerCase() || "1";
+    const chosen = PROVIDERS[Number(answer) - 1] ?? PROVIDERS.find((choice) => choice.provider === answer);
+    if (chosen) {
+      return chosen;
+    }
+    asker.say(`Answer with a number from 1 to ${PROVIDERS.length}.`);
+  }
+}
+
+/** Makes a directory only its owner can enter, or makes an existing one so. */
+function privateDirectory(path: string): void {
+  mkdirSync(path, { recursive: true, mode: 0o700 });
+  chmodSync(path, 0o700);
+}
+
+/** Asks on stdin and stdout; on a terminal, a secret answer is not echoed. */
+function terminalAsker(): Asker {
+  let muted = false;
+  const output = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      if (!muted) {
+        process.stdout.write(chunk);
+      }
+      callback();
+    },
+  });
+  const terminal = Boolean(process.stdin.isTTY);
+  const lines = createInterface({ input: process.stdin, output, terminal });
+  // Ctrl-C stops setup (its input ends) rather than pausing the terminal.
+  lines.on("SIGINT", () => lines.close());
+  const next = lines[Symbol.asyncIterator]();
+  return {
+    async ask(question, options) {
+      // The question as readline's prompt, so it redraws it as the person edits the line.
+      lines.setPrompt(question);
+      lines.prompt();
+      muted = Boolean(options?.secret) && terminal;
+      const line = await next.next();
+      if (muted) {
+        process.stdout.write("\n");
+      }
+      muted = false;
+      if (line.done) {
+        throw new SetupStopped();
+      }
+      return line.value;
+    },
+    say(text) {
+      process.stdout.write(`${text}\n`);
+    },
+    close() {
+      lines.close();
+    },
+  };
+}
+
+/** The input ended before setup was done: nothing is written. */
+export class SetupStopped extends Error {
+  override name = "SetupStopped";
+  constructor() {
+    super("Setup stopped before it was done; nothing was written.");
+  }
+}
