@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -18,6 +18,15 @@ afterEach(() => {
 const path = "/home/someone/.config/weft/config.json";
 
 describe("the models config file", () => {
+  it("takes the README's example as it is written", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const example = /### Models, and the config file[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const parsed = parseConfig(JSON.parse(example as string), path);
+    expect(parsed.models.map((model) => model.model)).toEqual(["anthropic:claude-sonnet-4-5", "openai:gpt-4.1", "ollama:qwen3:8b", "openai-compatible:my-model"]);
+    expect(parsed.default).toBe("anthropic:claude-sonnet-4-5");
+  });
+
   it("lives under XDG_CONFIG_HOME, else ~/.config", () => {
     expect(configFilePath({ XDG_CONFIG_HOME: "/x" })).toBe("/x/weft/config.json");
     expect(configFilePath({})).toBe(join(homedir(), ".config", "weft", "config.json"));
