@@ -165,12 +165,22 @@ function terminalAsker(): Asker {
   const lines = createInterface({ input: process.stdin, output, terminal });
   // Ctrl-C stops setup (its input ends) rather than pausing the terminal.
   lines.on("SIGINT", () => lines.close());
+  // Piped input can end before the last questions are asked: its lines wait in the iterator, but
+  // a closed readline refuses to prompt (Node 24 throws), so the question is then written as is.
+  let closed = false;
+  lines.on("close", () => {
+    closed = true;
+  });
   const next = lines[Symbol.asyncIterator]();
   return {
     async ask(question, options) {
       // The question as readline's prompt, so it redraws it as the person edits the line.
-      lines.setPrompt(question);
-      lines.prompt();
+      if (closed) {
+        process.stdout.write(question);
+      } else {
+        lines.setPrompt(question);
+        lines.prompt();
+      }
       muted = Boolean(options?.secret) && terminal;
       const line = await next.next();
       if (muted) {
