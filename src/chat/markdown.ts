@@ -20,13 +20,20 @@ export function visibleWidth(text: string): number {
  * The markdown renderer for an output, or undefined when the output gets plain text (not a
  * terminal, or NO_COLOR set). The packages are imported here, on first use, so that they load only
  * in `weft chat`, never on `weft acp`'s start path. Lines wrap at the terminal's width as it is
- * when each block is rendered.
+ * when each block is rendered. The promise never rejects, so it can be started early and awaited later.
  */
 export async function markdownFor(output: { isTTY?: boolean | undefined; columns?: number | undefined }, env: NodeJS.ProcessEnv = process.env): Promise<MarkdownRender | undefined> {
   if (!output.isTTY || env.NO_COLOR) {
     return undefined;
   }
-  const [{ Marked }, { markedTerminal }] = await Promise.all([import("marked"), import("marked-terminal")]);
+  let modules;
+  try {
+    modules = await Promise.all([import("marked"), import("marked-terminal")]);
+  } catch {
+    // Without the packages (a broken install) replies are plain; the promise never rejects.
+    return undefined;
+  }
+  const [{ Marked }, { markedTerminal }] = modules;
   let width = 0;
   let marked = new Marked();
   // A pseudo-terminal that was never sized reports 0 columns.

@@ -37,6 +37,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     options.output.write(text);
   };
   const renderer = new UpdateRenderer(write, style);
+  const markdown = markdownFor(options.output); // output hook: loads while the agent starts
   const spinner = new Spinner(write, tty);
   const files = new LocalFiles(options.cwd);
   const terminals = new LocalTerminals(options.cwd, renderer.terminalListener(() => spinner.stop())); // output hook: commands show live
@@ -106,7 +107,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     ]);
     const name = init.agentInfo?.title ?? init.agentInfo?.name ?? command;
     renderer.agentName = name; // output hook: the agent's own name on its replies
-    renderer.markdown = await markdownFor(options.output); // output hook: markdown on a colour terminal
+    renderer.markdown = await markdown; // output hook: markdown on a colour terminal
     if (options.list) {
       if (!init.agentCapabilities?.sessionCapabilities?.list) {
         write(`${name} cannot list its sessions.\n`);
