@@ -8,7 +8,8 @@ import { join } from "node:path";
 
 import { build } from "esbuild";
 
-const lazy = ["better-sqlite3", "pg", "ioredis", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible"];
+// marked and marked-terminal render markdown in `weft chat` only.
+const lazy = ["better-sqlite3", "pg", "ioredis", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "marked", "marked-terminal"];
 
 rmSync("dist/bundle", { recursive: true, force: true });
 

@@ -18,6 +18,12 @@ interface Terminal {
   status: acp.TerminalExitStatus | undefined;
 }
 
+/** Told of each command's output as it arrives and of its exit (how `weft chat` shows it live). */
+export interface TerminalListener {
+  output(terminalId: string, text: string): void;
+  exit(terminalId: string, status: acp.TerminalExitStatus): void;
+}
+
 export class LocalTerminals {
   private readonly terminals = new Map<string, Terminal>();
   /** Ids of terminals the agent killed, in order (tests read it). */
@@ -25,7 +31,10 @@ export class LocalTerminals {
   /** Ids of terminals the agent released, in order. */
   readonly released: string[] = [];
 
-  constructor(private readonly defaultCwd: string) {}
+  constructor(
+    private readonly defaultCwd: string,
+    private readonly listener?: TerminalListener | undefined,
+  ) {}
 
   create(params: acp.CreateTerminalRequest): acp.CreateTerminalResponse {
     const terminalId = `term_${randomUUID().slice(0, 8)}`;
@@ -46,6 +55,7 @@ export class LocalTerminals {
       }),
     };
     const append = (chunk: Buffer) => {
+      this.listener?.output(terminalId, chunk.toString("utf8"));
       terminal.output = Buffer.concat([terminal.output, chunk]);
       if (terminal.output.length > terminal.limit) {
         terminal.output = terminal.output.subarray(terminal.output.length - terminal.limit);
@@ -56,6 +66,7 @@ export class LocalTerminals {
     child.stderr?.on("data", append);
     void terminal.exit.then((status) => {
       terminal.status = status;
+      this.listener?.exit(terminalId, status);
     });
     this.terminals.set(terminalId, terminal);
     return { terminalId };

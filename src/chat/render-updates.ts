@@ -1,28 +1,37 @@
-// How `weft chat` shows a session's updates in a terminal: the agent's text as it streams, thoughts
-// dimmed, each tool call as a line with its status, diffs as changed lines, and plans as lists.
+// How `weft chat` shows a session's updates in a terminal: the agent's text as it streams (as
+// rendered markdown on a terminal), thoughts dimmed, each tool call as a line with its status and
+// its command's output, diffs as changed lines (before approval too), plans as checklists, usage.
 
 import type * as acp from "@agentclientprotocol/sdk";
 
-export interface Style {
-  dim(text: string): string;
-  bold(text: string): string;
-  green(text: string): string;
-  red(text: string): string;
-  cyan(text: string): string;
-  yellow(text: string): string;
-}
+import { CommandOutput } from "./command-output.js";
+import type { TerminalListener } from "./local-terminals.js";
+import { MarkdownBlocks, type MarkdownRender, visibleWidth } from "./markdown.js";
+import { statusLine } from "./status-line.js";
+import type { Style } from "./terminal-style.js";
 
-export function terminalStyle(color: boolean): Style {
-  const wrap = (open: number, close: number) => (text: string) => (color ? `\u001b[${open}m${text}\u001b[${close}m` : text);
-  return { dim: wrap(2, 22), bold: wrap(1, 22), green: wrap(32, 39), red: wrap(31, 39), cyan: wrap(36, 39), yellow: wrap(33, 39) };
-}
+// Kept here too, where run-chat.ts has always found them.
+export { type Style, terminalStyle } from "./terminal-style.js";
 
 type Section = "none" | "text" | "thought" | "user";
 
 /** Turns updates into terminal text; keeps track of what kind of output the last line was. */
 export class UpdateRenderer {
+  /** The name on the agent's replies (the agent's own, from initialize). */
+  agentName = "weft";
+  /** Renders the agent's markdown; without it replies are written as they come, plain. */
+  markdown: MarkdownRender | undefined;
   private section: Section = "none";
   private readonly titles = new Map<string, string>();
+  private readonly blocks = new MarkdownBlocks();
+  /** How many rendered blocks the reply being written has had. */
+  private blocksWritten = 0;
+  /** Diffs already shown, per tool call, so a preview is not shown again when the call ends. */
+  private readonly shownDiffs = new Map<string, Set<string>>();
+  /** Commands run here whose output is being shown as it comes, and those already shown. */
+  private readonly liveOutput = new Map<string, CommandOutput>();
+  private readonly shownTerminals = new Set<string>();
+  private usage: acp.UsageUpdate | undefined;
 
   constructor(
     private readonly write: (text: string) => void,
@@ -31,6 +40,9 @@ export class UpdateRenderer {
 
   /** Ends whatever was being written, so the next output starts on a fresh line. */
   breakLine(): void {
+    if (this.section === "text" && this.markdown) {
+      this.writeMarkdown(this.blocks.finish());
+    }
     if (this.section !== "none") {
       this.write("\n");
       this.section = "none";
@@ -40,8 +52,12 @@ export class UpdateRenderer {
   render(update: acp.SessionUpdate): void {
     switch (update.sessionUpdate) {
       case "agent_message_chunk":
-        this.enter("text", this.style.bold(this.style.cyan("weft › ")));
-        this.write(blockText(update.content));
+        this.enter("text", this.style.bold(this.style.cyan(`${this.agentName} › `)));
+        if (this.markdown) {
+          this.writeMarkdown(this.blocks.push(blockText(update.content)));
+        } else {
+          this.write(blockText(update.content));
+        }
         break;
       case "agent_thought_chunk":
         this.enter("thought", this.style.dim("thinking › "));
@@ -55,7 +71,7 @@ export class UpdateRenderer {
         this.titles.set(update.toolCallId, update.title);
         this.breakLine();
         this.write(`  ${this.style.yellow("⚙")} ${update.title} ${this.style.dim(`(${update.kind ?? "other"})`)}\n`);
-        this.finish(update.toolCallId, update.status, update.content);
+        this.finish(update.toolCallId, update.status, update.content, update.rawOutput);
         break;
       }
       case "tool_call_update": {
@@ -63,20 +79,71 @@ export class UpdateRenderer {
           this.titles.set(update.toolCallId, update.title);
         }
         this.breakLine();
-        this.finish(update.toolCallId, update.status, update.content);
+        this.finish(update.toolCallId, update.status, update.content, update.rawOutput);
         break;
       }
       case "plan":
         this.breakLine();
         this.write(`  ${this.style.bold("plan")}\n`);
         for (const entry of update.entries) {
-          const mark = entry.status === "completed" ? this.style.green("✓") : entry.status === "in_progress" ? this.style.yellow("›") : "·";
-          this.write(`    ${mark} ${entry.content}\n`);
+          const mark = entry.status === "completed" ? this.style.green("✓") : entry.status === "in_progress" ? this.style.yellow("›") : this.style.dim("○");
+          const content = entry.status === "completed" ? this.style.dim(entry.content) : entry.content;
+          this.write(`    ${mark} ${content}\n`);
         }
+        break;
+      case "usage_update":
+        this.usage = update;
         break;
       default:
         break;
     }
+  }
+
+  /**
+   * What a permission request is about, shown above its question: the diff of an edit (coloured,
+   * bounded), or the agent's description of the call (a command and where it runs). A diff shown
+   * here is not shown again when the call ends.
+   */
+  renderPermission(toolCall: acp.ToolCallUpdate): void {
+    this.breakLine();
+    for (const item of toolCall.content ?? []) {
+      if (item.type === "diff") {
+        this.showDiff(toolCall.toolCallId, item);
+      } else if (item.type === "content") {
+        this.write(indent(this.style.dim(firstLines(blockText(item.content), 12))));
+      }
+    }
+  }
+
+  /** The line shown after a turn: context used and cost, when the agent sent them ("" otherwise). */
+  turnSummary(): string {
+    const line = statusLine(this.usage);
+    return line === "" ? "" : `${this.style.dim(`  ${line}`)}\n`;
+  }
+
+  /**
+   * Where the chat's own terminals report: each command's output is shown as it arrives, then its
+   * exit status. `beforeWrite` runs first each time (to clear a spinner).
+   */
+  terminalListener(beforeWrite: () => void): TerminalListener {
+    const view = (terminalId: string) => {
+      beforeWrite();
+      this.breakLine();
+      this.shownTerminals.add(terminalId);
+      let output = this.liveOutput.get(terminalId);
+      if (!output) {
+        output = new CommandOutput(this.write, this.style);
+        this.liveOutput.set(terminalId, output);
+      }
+      return output;
+    };
+    return {
+      output: (terminalId, text) => view(terminalId).add(text),
+      exit: (terminalId, status) => {
+        view(terminalId).end(status);
+        this.liveOutput.delete(terminalId);
+      },
+    };
   }
 
   private enter(section: Section, label: string): void {
@@ -84,24 +151,73 @@ export class UpdateRenderer {
       this.breakLine();
       this.write(label);
       this.section = section;
+      this.blocksWritten = 0;
     }
   }
 
-  private finish(toolCallId: string, status: acp.ToolCallStatus | null | undefined, content: acp.ToolCallContent[] | null | undefined): void {
+  private writeMarkdown(markdown: string): void {
+    if (!this.markdown || markdown.trim() === "") {
+      return;
+    }
+    const rendered = this.markdown.render(markdown);
+    if (rendered === "") {
+      return;
+    }
+    // The reply starts beside its label when its first line fits there, and under it otherwise.
+    const firstLineFits = visibleWidth(`${this.agentName} › ${rendered.split("\n")[0] ?? ""}`) <= this.markdown.columns();
+    this.write(`${this.blocksWritten > 0 ? "\n\n" : firstLineFits ? "" : "\n"}${rendered}`);
+    this.blocksWritten++;
+  }
+
+  private showDiff(toolCallId: string, diff: acp.Diff): void {
+    const key = `${diff.path}\u0000${diff.oldText ?? ""}\u0000${diff.newText}`;
+    const shown = this.shownDiffs.get(toolCallId) ?? new Set<string>();
+    if (!shown.has(key)) {
+      shown.add(key);
+      this.shownDiffs.set(toolCallId, shown);
+      this.write(renderDiff(diff.path, diff.oldText ?? null, diff.newText, this.style));
+    }
+  }
+
+  private finish(toolCallId: string, status: acp.ToolCallStatus | null | undefined, content: acp.ToolCallContent[] | null | undefined, rawOutput: unknown): void {
     const title = this.titles.get(toolCallId) ?? toolCallId;
-    if (status === "completed" || status === "failed") {
+    const done = status === "completed" || status === "failed";
+    for (const item of content ?? []) {
+      // A command run elsewhere (a replay, or a terminal that is not this chat's): its recorded output, once.
+      if (item.type === "terminal" && done && !this.shownTerminals.has(item.terminalId)) {
+        this.shownTerminals.add(item.terminalId);
+        const text = outputText(rawOutput);
+        if (text !== undefined) {
+          const output = new CommandOutput(this.write, this.style);
+          output.add(text);
+          output.end(undefined);
+        }
+      }
+    }
+    if (done) {
       this.write(`  ${status === "completed" ? this.style.green("✓") : this.style.red("✗")} ${title}\n`);
     }
     for (const item of content ?? []) {
       if (item.type === "diff") {
-        this.write(renderDiff(item.path, item.oldText ?? null, item.newText, this.style));
+        this.showDiff(toolCallId, item);
       } else if (item.type === "content" && status === "failed") {
         this.write(indent(this.style.dim(firstLines(blockText(item.content), 6))));
-      } else if (item.type === "terminal") {
-        this.write(indent(this.style.dim(`[terminal ${item.terminalId}]`)));
       }
     }
   }
+}
+
+/** What a tool's raw output says, when it is text or an object with a text `output` (or `stdout`). */
+function outputText(rawOutput: unknown): string | undefined {
+  if (typeof rawOutput === "string") {
+    return rawOutput;
+  }
+  if (rawOutput && typeof rawOutput === "object") {
+    const fields = rawOutput as Record<string, unknown>;
+    const text = fields.output ?? fields.stdout;
+    return typeof text === "string" ? text : undefined;
+  }
+  return undefined;
 }
 
 function blockText(block: acp.ContentBlock): string {

@@ -10,6 +10,7 @@ import * as acp from "@agentclientprotocol/sdk";
 
 import { LocalFiles } from "./local-files.js";
 import { LocalTerminals } from "./local-terminals.js";
+import { markdownFor } from "./markdown.js";
 import { type Style, terminalStyle, UpdateRenderer } from "./render-updates.js";
 import { Spinner } from "./spinner.js";
 
@@ -36,9 +37,10 @@ export async function runChat(options: ChatOptions): Promise<number> {
     options.output.write(text);
   };
   const renderer = new UpdateRenderer(write, style);
+  const markdown = markdownFor(options.output); // output hook: loads while the agent starts
   const spinner = new Spinner(write, tty);
   const files = new LocalFiles(options.cwd);
-  const terminals = new LocalTerminals(options.cwd);
+  const terminals = new LocalTerminals(options.cwd, renderer.terminalListener(() => spinner.stop())); // output hook: commands show live
   const [command, ...args] = options.agent;
   if (!command) {
     write("weft chat: no agent command.\n");
@@ -65,7 +67,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     })
     .onRequest(acp.methods.client.session.requestPermission, async ({ params }) => {
       spinner.stop();
-      renderer.breakLine();
+      renderer.renderPermission(params.toolCall); // output hook: the diff above the question
       const outcome = await chat.askPermission(params);
       if (chat.running) {
         spinner.start("working…");
@@ -104,6 +106,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
       exited.then((how) => Promise.reject(new Error(`The agent ${how}.${agentErrors ? `\n${agentErrors.trim()}` : ""}`))),
     ]);
     const name = init.agentInfo?.title ?? init.agentInfo?.name ?? command;
+    renderer.agentName = name; // output hook: the agent's own name on its replies
+    renderer.markdown = await markdown; // output hook: markdown on a colour terminal
     if (options.list) {
       if (!init.agentCapabilities?.sessionCapabilities?.list) {
         write(`${name} cannot list its sessions.\n`);
@@ -160,6 +164,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
         if (response.stopReason !== "end_turn") {
           write(style.dim(`(${response.stopReason.replaceAll("_", " ")})\n`));
         }
+        write(renderer.turnSummary()); // output hook: usage and cost after the turn
       } catch (error) {
         spinner.stop();
         renderer.breakLine();

@@ -53,11 +53,12 @@ describe("weft chat", () => {
 
     let mark = chat.text.length;
     chat.type("write a note\r");
-    // The permission request carries the tool's own title for the call, as the finished call shows it.
-    await chat.waitFor(/Allow Write note\.txt\?\s+\[y\] once\s+\[a\] always\s+\[n\] no\s+\[v\] never › $/, mark);
+    // The permission request carries the tool's own title for the call, as the finished call shows
+    // it, and the diff, shown above the question (and not again once the call is done).
+    await chat.waitFor(/\+ remember\n[\s\S]*Allow Write note\.txt\?\s+\[y\] once\s+\[a\] always\s+\[n\] no\s+\[v\] never › $/, mark);
     expect(existsSync(join(project, "note.txt"))).toBe(false);
     chat.type("y\r");
-    await chat.waitFor(/✓ Write note\.txt[\s\S]*\+ remember\nweft › Saved your note\.\nyou › $/, mark);
+    await chat.waitFor(/✓ Write note\.txt\nweft › Saved your note\.\nyou › $/, mark);
     expect(readFileSync(join(project, "note.txt"), "utf8")).toBe("remember\n");
 
     mark = chat.text.length;
@@ -73,7 +74,7 @@ describe("weft chat", () => {
 });
 
 describe("weft chat with other agents and sessions", () => {
-  it("talks to any ACP agent given with --agent, showing its plan and tool calls", async () => {
+  it("talks to any ACP agent given with --agent, showing its plan and tool calls, its replies under its own name", async () => {
     const project = mkdtempSync(join(tmpdir(), "weft-chat-"));
     cleanup.push(() => rmSync(project, { recursive: true, force: true }));
     // The agent runs in the project directory, so its loader is named by full path.
@@ -82,7 +83,7 @@ describe("weft chat with other agents and sessions", () => {
     cleanup.push(() => chat.kill());
     await chat.waitFor(/graph-agent in .*\n[\s\S]*you › $/);
     chat.type("hello\r");
-    await chat.waitFor(/plan\n\s+✓ Think\n\s+› Answer\n[\s\S]*⚙ list_dir README\.md \(search\)[\s\S]*✓ list_dir README\.md\nweft › Hello from a graph\.\nyou › $/);
+    await chat.waitFor(/plan\n\s+✓ Think\n\s+› Answer\n[\s\S]*⚙ list_dir README\.md \(search\)[\s\S]*✓ list_dir README\.md\ngraph-agent › Hello from a graph\.\nyou › $/);
     chat.type("\u0004");
     expect(await chat.exited).toBe(0);
   });
