@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { repoRoot } from "../../test/support/agent-process.js";
 import { schemaProblems, WireChecker } from "../../test/support/acp-wire.js";
+import { PtyProcess } from "../../test/support/pty.js";
 import { type ChatRequest, FakeModelServer, type FakeScript } from "../testing/fake-model-server.js";
 import { EXIT_CODES } from "./prompt-exit-codes.js";
 
@@ -33,7 +34,7 @@ interface Run {
 /** A fresh state directory and project, and a fake model playing `script`. */
 type Watch = (child: ChildProcess, stdout: string) => void;
 
-async function setUp(script: FakeScript): Promise<{ model: FakeModelServer; project: string; weft: (args: string[], input?: string, watch?: Watch) => Promise<Run> }> {
+async function setUp(script: FakeScript): Promise<{ model: FakeModelServer; project: string; env: NodeJS.ProcessEnv; weft: (args: string[], input?: string, watch?: Watch) => Promise<Run> }> {
   const home = mkdtempSync(join(tmpdir(), "weft-home-"));
   const project = mkdtempSync(join(tmpdir(), "weft-script-"));
   const model = await FakeModelServer.start(script);
@@ -56,7 +57,7 @@ async function setUp(script: FakeScript): Promise<{ model: FakeModelServer; proj
       child.on("close", (status) => resolve({ status, stdout, stderr }));
       child.stdin.end(input);
     });
-  return { model, project, weft };
+  return { model, project, env, weft };
 }
 
 const lastUser = (request: ChatRequest) => JSON.stringify([...request.messages].reverse().find((message) => message.role === "user")?.content ?? "");
@@ -97,6 +98,19 @@ describe("weft chat, one shot", () => {
     expect(run.status).toBe(EXIT_CODES.done);
     expect(run.stdout).toContain("Hello from the agent.");
     expect(model.requests.map(lastUser)).toEqual([JSON.stringify("say hello")]);
+  });
+
+  it("-p with something piped in sends the prompt followed by what was piped", async () => {
+    const { model, project, env } = await setUp(writesNotes);
+    // A shell's pipe, as a script has it (a child process's piped stdin is a socket, and is not read with -p).
+    const command = `printf 'line one\\nline two\\n' | "${process.execPath}" "${join(repoRoot, "bin/weft.js")}" chat --cwd "${project}" -p "review this"`;
+    const status = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn("/bin/sh", ["-c", command], { env, stdio: "ignore" });
+      child.on("error", reject);
+      child.on("close", resolve);
+    });
+    expect(status).toBe(EXIT_CODES.done);
+    expect(model.requests.map(lastUser)).toEqual([JSON.stringify("review this\n\nline one\nline two\n")]);
   });
 
   it("--format json prints each ACP message of the run as one line, and nothing else", async () => {
@@ -229,6 +243,14 @@ describe("weft chat, one shot", () => {
     const continued = JSON.stringify(model.requests[3]?.messages);
     expect(continued).toContain("hello");
     expect(continued).not.toContain("the sky is blue");
+  });
+
+  it("at a terminal, without a prompt, the one-shot flags are a usage error", async () => {
+    const { project, env } = await setUp(writesNotes);
+    const chat = new PtyProcess(`${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --cwd ${project} --approve all`, { env });
+    cleanup.push(() => chat.kill());
+    await chat.waitFor(/--approve is for one-shot runs/);
+    expect(await chat.exited).toBe(2);
   });
 
   it("an empty prompt on stdin and one-shot flags without a prompt are usage errors", async () => {

@@ -1,6 +1,6 @@
 // `weft chat`: chooses the agent to run (weft's own by default) and starts the terminal client.
 
-import { statSync } from "node:fs";
+import { fstatSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -84,7 +84,10 @@ export async function runChatCommand(flags: ChatFlags, version: string): Promise
     }
   }
   if (oneShot) {
-    const prompt = flags.prompt ?? (await readAll(process.stdin));
+    // With -p, what is piped or redirected in (`git diff | weft chat -p "review this"`) follows the
+    // prompt; stdin left open by a parent (a socket, a terminal) is not waited for.
+    const piped = flags.prompt === undefined || pipedIn() ? await readAll(process.stdin) : "";
+    const prompt = flags.prompt === undefined ? piped : piped.trim() === "" ? flags.prompt : `${flags.prompt}\n\n${piped}`;
     if (prompt.trim() === "") {
       throw new UsageError(flags.prompt === undefined ? "no prompt on stdin (give one there, or with -p)" : "-p needs a prompt");
     }
@@ -137,6 +140,16 @@ function checkOneShot(flags: ChatFlags): void {
   const carriers = [flags.resume !== undefined && "--resume", flags.session !== undefined && "--session", flags.continue && "--continue"].filter(Boolean);
   if (carriers.length > 1) {
     throw new UsageError(`${carriers.join(" and ")} cannot be used together`);
+  }
+}
+
+/** Whether stdin is a pipe or a file (not a terminal, a socket or a device). */
+function pipedIn(): boolean {
+  try {
+    const stat = fstatSync(0);
+    return stat.isFIFO() || stat.isFile();
+  } catch {
+    return false;
   }
 }
 

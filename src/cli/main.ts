@@ -37,8 +37,9 @@ weft chat options:
   --cwd <dir>                The directory the session works in. Default: the current one.
   --list                     List the agent's sessions in that directory and exit.
   --resume <session id>      Reopen a session (with a prompt: send it there).
-  -p, --prompt "<prompt>"    Run one turn with this prompt and exit (a prompt on stdin, when
-                             stdin is not a terminal, does the same; all of it is one prompt).
+  -p, --prompt "<prompt>"    Run one turn with this prompt and exit; what is piped into stdin
+                             follows it. Without -p, stdin that is not a terminal is the prompt
+                             (all of it, as one).
   --format text|json         What a one-shot run prints: the turn as text (default), or every
                              ACP message both ways, one JSON object a line, as they go.
   --approve reads|edits|all|none
