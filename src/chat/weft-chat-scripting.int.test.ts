@@ -253,6 +253,21 @@ describe("weft chat, one shot", () => {
     expect(await chat.exited).toBe(2);
   });
 
+  it("--resume <id> with a prompt sends it in that session", async () => {
+    const { model, weft } = await setUp([{ text: "Noted, the sky is blue." }, { text: "It is blue." }]);
+    const first = await weft(["-p", "the sky is blue", "--format", "json"]);
+    const sessionId = first.stdout
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as { result?: { sessionId?: string } })
+      .find((message) => message.result?.sessionId)?.result?.sessionId;
+    expect(sessionId).toMatch(/^sess_/);
+    const second = await weft(["--resume", sessionId as string], "what colour is the sky?");
+    expect(second.status).toBe(EXIT_CODES.done);
+    expect(second.stdout).toContain("It is blue.");
+    expect(JSON.stringify(model.requests[1]?.messages)).toContain("Noted, the sky is blue.");
+  });
+
   it("an empty prompt on stdin and one-shot flags without a prompt are usage errors", async () => {
     const { weft } = await setUp(writesNotes);
     const empty = await weft([], "  \n");
