@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 export interface ChatSessionEntry {
   /** The directory the session works in. */
   cwd: string;
-  /** The agent's command, joined with spaces: a session id means nothing to another agent. */
+  /** The agent (the `--agent` command, or "weft acp"): a session id means nothing to another. */
   agent: string;
   /** The name given with `--session`, if any. */
   name?: string | undefined;

@@ -19,6 +19,11 @@ export type CarryOn = { sessionId: string } | { name: string } | { last: true };
 export interface PromptRunOptions {
   /** The agent's command and arguments. */
   agent: string[];
+  /**
+   * What names the agent in the sessions file (its session ids mean nothing to another): the
+   * `--agent` command as given, or "weft acp" for weft's own, whatever its model flags.
+   */
+  agentKey: string;
   /** The session's directory; fs and terminal requests stay inside it. */
   cwd: string;
   /** The whole prompt. */
@@ -133,7 +138,7 @@ export async function runPrompt(options: PromptRunOptions): Promise<number> {
         clientInfo: { name: "weft-chat", title: "weft chat", version: options.version },
       }),
     );
-    const agentName = options.agent.join(" ");
+    const agentName = options.agentKey;
     const sessions = new ChatSessions(options.sessionsFile);
     const carryOn = options.carryOn;
     let existing: string | undefined;

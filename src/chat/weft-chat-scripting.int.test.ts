@@ -225,7 +225,8 @@ describe("weft chat, one shot", () => {
   it("--session carries a named session on (the model sees the first turn), and --continue the last one", async () => {
     const { model, weft } = await setUp([{ text: "Noted, the sky is blue." }, { text: "It is blue." }, { text: "A fresh start." }, { text: "Still blue." }]);
     expect((await weft(["-p", "the sky is blue", "--session", "sky"])).status).toBe(0);
-    const second = await weft(["-p", "what colour is the sky?", "--session", "sky"]);
+    // weft's own agent is the same agent whatever its flags.
+    const second = await weft(["-p", "what colour is the sky?", "--session", "sky", "--model-timeout", "300"]);
     expect(second.status).toBe(0);
     expect(second.stdout).toContain("It is blue.");
     // Only this turn is printed, not the session's history.

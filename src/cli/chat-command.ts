@@ -102,6 +102,7 @@ export async function runChatCommand(flags: ChatFlags, version: string): Promise
     const { runPrompt } = await import("../chat/run-prompt.js");
     return runPrompt({
       agent,
+      agentKey: flags.agent ?? "weft acp",
       cwd,
       prompt,
       format: flags.format === "json" ? "json" : "text",
