@@ -83,6 +83,42 @@ const clientRequestParams: Record<string, string> = {
   "session/load": "LoadSessionRequest",
 };
 
+/**
+ * Checks a `--format json` transcript: each line one ACP message, the agent's through the
+ * WireChecker and the client's requests against their schema. Which way a line went: by method for
+ * requests and notifications; a response answers the other side's request.
+ */
+function checkTranscript(stdout: string): { messages: Array<Record<string, unknown>>; methods: string[]; problems: unknown[] } {
+  const lines = stdout.split("\n").filter((line) => line !== "");
+  const checker = new WireChecker();
+  const problems: unknown[] = [];
+  const messages = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  const methods: string[] = [];
+  const pendingFromAgent = new Set<string>();
+  for (const [index, message] of messages.entries()) {
+    const line = lines[index] as string;
+    const method = message.method;
+    if (typeof method === "string") {
+      methods.push(method);
+      if (clientMethods.has(method)) {
+        checker.fromClientLine(line);
+        const definition = clientRequestParams[method];
+        problems.push(...(definition ? schemaProblems(definition, message.params) : []));
+      } else {
+        checker.fromAgentLine(line);
+        if ("id" in message) {
+          pendingFromAgent.add(JSON.stringify(message.id));
+        }
+      }
+    } else if (pendingFromAgent.delete(JSON.stringify(message.id))) {
+      checker.fromClientLine(line);
+    } else {
+      checker.fromAgentLine(line);
+    }
+  }
+  return { messages, methods, problems: [...problems, ...checker.problems] };
+}
+
 describe("weft chat, one shot", () => {
   it("runs a prompt from stdin, all of it as one prompt, and exits 0 with the reply on stdout", async () => {
     const { model, weft } = await setUp(writesNotes);
@@ -117,37 +153,9 @@ describe("weft chat, one shot", () => {
     const { weft } = await setUp(writesNotes);
     const run = await weft(["--prompt", "say hello", "--format", "json"]);
     expect(run.status).toBe(EXIT_CODES.done);
-    const lines = run.stdout.split("\n").filter((line) => line !== "");
     expect(run.stdout.endsWith("\n")).toBe(true);
-    const checker = new WireChecker();
-    const messages = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    const methods: string[] = [];
-    // Which way each line went: by method for requests and notifications; a response answers the other side's request.
-    const pendingFromAgent = new Set<string>();
-    for (const [index, message] of messages.entries()) {
-      const line = lines[index] as string;
-      const method = message.method;
-      if (typeof method === "string") {
-        methods.push(method);
-        if (clientMethods.has(method)) {
-          checker.fromClientLine(line);
-          const definition = clientRequestParams[method];
-          if (definition) {
-            expect(schemaProblems(definition, message.params)).toEqual([]);
-          }
-        } else {
-          checker.fromAgentLine(line);
-          if ("id" in message) {
-            pendingFromAgent.add(JSON.stringify(message.id));
-          }
-        }
-      } else if (pendingFromAgent.delete(JSON.stringify(message.id))) {
-        checker.fromClientLine(line);
-      } else {
-        checker.fromAgentLine(line);
-      }
-    }
-    expect(checker.problems).toEqual([]);
+    const { messages, methods, problems } = checkTranscript(run.stdout);
+    expect(problems).toEqual([]);
     expect(methods.filter((method) => clientMethods.has(method))).toEqual(["initialize", "session/new", "session/prompt"]);
     const updates = messages.filter((message) => message.method === "session/update").map((message) => (message.params as acp.SessionNotification).update);
     const text = updates.flatMap((update) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? [update.content.text] : [])).join("");
@@ -203,10 +211,9 @@ describe("weft chat, one shot", () => {
     const run = await weft(["-p", "write a note", "--approve", "none", "--format", "json"]);
     expect(run.status).toBe(EXIT_CODES.permissionDenied);
     expect(existsSync(join(project, "note.txt"))).toBe(false);
-    const messages = run.stdout
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line) => JSON.parse(line) as { id?: unknown; method?: string; params?: acp.RequestPermissionRequest; result?: unknown });
+    const transcript = checkTranscript(run.stdout);
+    expect(transcript.problems).toEqual([]);
+    const messages = transcript.messages as Array<{ id?: unknown; method?: string; params?: acp.RequestPermissionRequest; result?: unknown }>;
     const asked = messages.find((message) => message.method === "session/request_permission");
     expect(asked?.params && schemaProblems("RequestPermissionRequest", asked.params)).toEqual([]);
     const answer = messages.find((message) => message !== asked && message.method === undefined && message.id === asked?.id && (message.result as { outcome?: unknown } | undefined)?.outcome);
