@@ -1,9 +1,12 @@
 // `weft chat`: chooses the agent to run (weft's own by default) and starts the terminal client.
 
-import { statSync } from "node:fs";
+import { fstatSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { APPROVAL_POLICIES, type ApprovalPolicy } from "../chat/approval-policy.js";
+import { chatSessionsPath } from "../chat/chat-sessions.js";
+import type { CarryOn } from "../chat/run-prompt.js";
 import { runChat } from "../chat/run-chat.js";
 import { splitCommand } from "../chat/split-command.js";
 import { readAgentConfig, UsageError } from "./config.js";
@@ -18,7 +21,15 @@ export interface ChatFlags {
   sessions?: string | undefined;
   "model-timeout"?: string | undefined;
   "context-window"?: string | undefined;
+  prompt?: string | undefined;
+  format?: string | undefined;
+  approve?: string | undefined;
+  session?: string | undefined;
+  continue?: boolean | undefined;
 }
+
+/** The flags that only mean something for a one-shot run. */
+const ONE_SHOT_FLAGS = ["format", "approve", "session", "continue"] as const;
 
 export async function runChatCommand(flags: ChatFlags, version: string): Promise<number> {
   const cwd = resolve(flags.cwd ?? process.cwd());
@@ -30,6 +41,17 @@ export async function runChatCommand(flags: ChatFlags, version: string): Promise
   }
   if (flags.list && flags.resume !== undefined) {
     throw new UsageError("--list and --resume cannot be used together");
+  }
+  // One turn and out: a prompt given with -p, or on stdin when stdin is not a terminal.
+  const oneShot = flags.prompt !== undefined || (!process.stdin.isTTY && !flags.list);
+  if (oneShot) {
+    checkOneShot(flags);
+  } else {
+    for (const name of ONE_SHOT_FLAGS) {
+      if (flags[name] !== undefined) {
+        throw new UsageError(`--${name} is for one-shot runs (-p "prompt", or a prompt on stdin)`);
+      }
+    }
   }
   if (flags.agent !== undefined) {
     for (const name of ["model", "base-url", "sessions", "model-timeout", "context-window"] as const) {
@@ -61,6 +83,37 @@ export async function runChatCommand(flags: ChatFlags, version: string): Promise
       }
     }
   }
+  if (oneShot) {
+    // With -p, what is piped or redirected in (`git diff | weft chat -p "review this"`) follows the
+    // prompt; stdin left open by a parent (a socket, a terminal) is not waited for.
+    const piped = flags.prompt === undefined || pipedIn() ? await readAll(process.stdin) : "";
+    const prompt = flags.prompt === undefined ? piped : piped.trim() === "" ? flags.prompt : `${flags.prompt}\n\n${piped}`;
+    if (prompt.trim() === "") {
+      throw new UsageError(flags.prompt === undefined ? "no prompt on stdin (give one there, or with -p)" : "-p needs a prompt");
+    }
+    let carryOn: CarryOn | undefined;
+    if (flags.resume !== undefined) {
+      carryOn = { sessionId: flags.resume };
+    } else if (flags.session !== undefined) {
+      carryOn = { name: flags.session };
+    } else if (flags.continue) {
+      carryOn = { last: true };
+    }
+    const { runPrompt } = await import("../chat/run-prompt.js");
+    return runPrompt({
+      agent,
+      agentKey: flags.agent ?? "weft acp",
+      cwd,
+      prompt,
+      format: flags.format === "json" ? "json" : "text",
+      approve: (flags.approve ?? "reads") as ApprovalPolicy,
+      carryOn,
+      sessionsFile: chatSessionsPath(process.env),
+      output: process.stdout,
+      errors: process.stderr,
+      version,
+    });
+  }
   const options: Parameters<typeof runChat>[0] = { agent, cwd, input: process.stdin, output: process.stdout, version };
   if (flags.list) {
     options.list = true;
@@ -69,6 +122,46 @@ export async function runChatCommand(flags: ChatFlags, version: string): Promise
     options.resume = flags.resume;
   }
   return runChat(options);
+}
+
+/** The one-shot flags make sense together, or a usage error says why not. */
+function checkOneShot(flags: ChatFlags): void {
+  if (flags.list) {
+    throw new UsageError("--list cannot be used with a prompt");
+  }
+  if (flags.format !== undefined && flags.format !== "text" && flags.format !== "json") {
+    throw new UsageError(`--format must be text or json, not ${JSON.stringify(flags.format)}`);
+  }
+  if (flags.approve !== undefined && !(APPROVAL_POLICIES as readonly string[]).includes(flags.approve)) {
+    throw new UsageError(`--approve must be one of ${APPROVAL_POLICIES.join(", ")}, not ${JSON.stringify(flags.approve)}`);
+  }
+  if (flags.session !== undefined && flags.session.trim() === "") {
+    throw new UsageError("--session needs a name");
+  }
+  const carriers = [flags.resume !== undefined && "--resume", flags.session !== undefined && "--session", flags.continue && "--continue"].filter(Boolean);
+  if (carriers.length > 1) {
+    throw new UsageError(`${carriers.join(" and ")} cannot be used together`);
+  }
+}
+
+/** Whether stdin is a pipe or a file (not a terminal, a socket or a device). */
+function pipedIn(): boolean {
+  try {
+    const stat = fstatSync(0);
+    return stat.isFIFO() || stat.isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** All of a stream, as text. */
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = "";
+  stream.setEncoding("utf8");
+  for await (const chunk of stream) {
+    text += String(chunk);
+  }
+  return text;
 }
 
 function isDirectory(path: string): boolean {

@@ -36,7 +36,25 @@ weft chat options:
   --agent "<command args>"   The agent to run. Default: weft acp (with the options above).
   --cwd <dir>                The directory the session works in. Default: the current one.
   --list                     List the agent's sessions in that directory and exit.
-  --resume <session id>      Reopen a session.
+  --resume <session id>      Reopen a session (with a prompt: send it there).
+  -p, --prompt "<prompt>"    Run one turn with this prompt and exit; what is piped into stdin
+                             follows it. Without -p, stdin that is not a terminal is the prompt
+                             (all of it, as one).
+  --format text|json         What a one-shot run prints: the turn as text (default), or every
+                             ACP message both ways, one JSON object a line, as they go.
+  --approve reads|edits|all|none
+                             How a one-shot run answers permissions: reads (default) allows
+                             reading and searching; edits also edits, deletes and moves files;
+                             all allows everything (commands too); none rejects everything.
+  --session <name>           Carry on the session this name was given in this directory by an
+                             earlier one-shot run (the first run with the name starts it).
+  -c, --continue             Carry on the last session a one-shot run used in this directory.
+
+weft chat exit codes (one-shot runs):
+  0 the turn ended normally        4 the agent refused            7 cancelled (Ctrl-C)
+  1 the agent failed or exited     5 max tokens reached
+  2 bad usage                      6 max turn requests reached
+  3 a permission was denied by --approve
 
 Models:
   The models a session can switch between (the editor's model picker) are, in order: --model or
@@ -131,7 +149,18 @@ async function acp(args: string[]): Promise<number> {
 async function chat(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { ...agentOptions, agent: { type: "string" }, cwd: { type: "string" }, list: { type: "boolean" }, resume: { type: "string" } },
+    options: {
+      ...agentOptions,
+      agent: { type: "string" },
+      cwd: { type: "string" },
+      list: { type: "boolean" },
+      resume: { type: "string" },
+      prompt: { type: "string", short: "p" },
+      format: { type: "string" },
+      approve: { type: "string" },
+      session: { type: "string" },
+      continue: { type: "boolean", short: "c" },
+    },
     strict: true,
     allowPositionals: false,
   });

@@ -1,0 +1,219 @@
+// One-shot `weft chat` (`-p "prompt"`, or a prompt on stdin): starts the agent, opens a session (or
+// carries one on), sends the one prompt, answers permissions by the `--approve` policy, prints the
+// turn as text or as the ACP messages themselves (`--format json`), and exits with a code that says
+// how the turn ended (prompt-exit-codes.ts).
+
+import * as acp from "@agentclientprotocol/sdk";
+
+import { AgentProcess } from "./agent-process.js";
+import { type ApprovalPolicy, policyAllows, policyOutcome } from "./approval-policy.js";
+import { ChatSessions } from "./chat-sessions.js";
+import { LocalFiles } from "./local-files.js";
+import { LocalTerminals } from "./local-terminals.js";
+import { EXIT_CODES, exitCodeOf } from "./prompt-exit-codes.js";
+import { terminalStyle, UpdateRenderer } from "./render-updates.js";
+
+/** Which session the run carries on, if any: one by id, by the name a run gave it, or the last here. */
+export type CarryOn = { sessionId: string } | { name: string } | { last: true };
+
+export interface PromptRunOptions {
+  /** The agent's command and arguments. */
+  agent: string[];
+  /**
+   * What names the agent in the sessions file (its session ids mean nothing to another): the
+   * `--agent` command as given, or "weft acp" for weft's own, whatever its model flags.
+   */
+  agentKey: string;
+  /** The session's directory; fs and terminal requests stay inside it. */
+  cwd: string;
+  /** The whole prompt. */
+  prompt: string;
+  /** `text`: the turn as chat shows it; `json`: every ACP message both ways, one a line, as sent. */
+  format: "text" | "json";
+  /** How permission requests are answered. */
+  approve: ApprovalPolicy;
+  carryOn?: CarryOn | undefined;
+  /** The file of named sessions (chat-sessions.ts). */
+  sessionsFile: string;
+  env?: NodeJS.ProcessEnv | undefined;
+  /** Where the turn goes (stdout). */
+  output: NodeJS.WritableStream & { isTTY?: boolean | undefined };
+  /** Where diagnostics go (stderr). */
+  errors: NodeJS.WritableStream;
+  version: string;
+}
+
+/** Runs the one turn; resolves with the exit code and never rejects. */
+export async function runPrompt(options: PromptRunOptions): Promise<number> {
+  const say = (text: string) => {
+    options.errors.write(`weft chat: ${text}\n`);
+  };
+  const json = options.format === "json";
+  const printLine = (line: string) => {
+    if (isJsonObject(line)) {
+      options.output.write(`${line}\n`);
+    } else if (line.trim() !== "") {
+      say(`the agent wrote a line that is not an ACP message: ${line.slice(0, 200)}`);
+    }
+  };
+  let agentProcess: AgentProcess;
+  try {
+    agentProcess = new AgentProcess({ command: options.agent, cwd: options.cwd, env: options.env, ...(json ? { fromAgent: printLine, toAgent: printLine } : {}) });
+  } catch (error) {
+    say(error instanceof Error ? error.message : String(error));
+    return EXIT_CODES.agentFailed;
+  }
+  const color = Boolean(options.output.isTTY) && !(options.env ?? process.env).NO_COLOR;
+  const renderer = new UpdateRenderer((text) => {
+    options.output.write(text);
+  }, terminalStyle(color));
+  const files = new LocalFiles(options.cwd);
+  const terminals = new LocalTerminals(options.cwd);
+  /** Tool call kinds by id, for a permission request that does not repeat its call's kind. */
+  const kinds = new Map<string, acp.ToolKind>();
+  const denied: string[] = [];
+  let replaying = false;
+
+  const connection = acp
+    .client({ name: "weft-chat" })
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      const update = params.update;
+      if ((update.sessionUpdate === "tool_call" || update.sessionUpdate === "tool_call_update") && update.kind) {
+        kinds.set(update.toolCallId, update.kind);
+      }
+      // A loaded session's history is replayed first; the text output shows only this turn.
+      if (!json && !replaying) {
+        renderer.render(update);
+      }
+    })
+    .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+      const kind = params.toolCall.kind ?? kinds.get(params.toolCall.toolCallId);
+      const allow = policyAllows(options.approve, kind ?? undefined);
+      const title = params.toolCall.title ?? params.toolCall.toolCallId;
+      if (!json) {
+        renderer.breakLine();
+      }
+      if (!allow) {
+        denied.push(title);
+      }
+      say(`${allow ? "allowed" : "denied"} ${title} (${kind ?? "other"}) by --approve ${options.approve}`);
+      return { outcome: policyOutcome(allow, params.options) };
+    })
+    .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => files.read(params))
+    .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => files.write(params))
+    .onRequest(acp.methods.client.terminal.create, ({ params }) => terminals.create(params))
+    .onRequest(acp.methods.client.terminal.output, ({ params }) => terminals.output(params))
+    .onRequest(acp.methods.client.terminal.waitForExit, ({ params }) => terminals.waitForExit(params))
+    .onRequest(acp.methods.client.terminal.kill, ({ params }) => terminals.kill(params))
+    .onRequest(acp.methods.client.terminal.release, ({ params }) => terminals.release(params))
+    .connect(acp.ndJsonStream(agentProcess.writable, agentProcess.readable));
+  const agent = connection.agent;
+  /** A request that fails if the agent exits first. */
+  const whileAlive = <T>(request: Promise<T>): Promise<T> =>
+    Promise.race([request, agentProcess.exited.then(async () => Promise.reject(new Error(await agentProcess.goneMessage())))]);
+
+  let sessionId: string | undefined;
+  let interrupts = 0;
+  let leaveNow: ((code: number) => void) | undefined;
+  const left = new Promise<number>((resolve) => {
+    leaveNow = resolve;
+  });
+  const interrupt = () => {
+    interrupts++;
+    if (interrupts === 1 && sessionId !== undefined) {
+      say("cancelling the turn (again to leave at once)");
+      void agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => undefined);
+    } else {
+      leaveNow?.(EXIT_CODES.cancelled);
+    }
+  };
+  process.on("SIGINT", interrupt);
+  process.on("SIGTERM", interrupt);
+
+  const turn = async (): Promise<number> => {
+    const init = await whileAlive(
+      agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+        clientInfo: { name: "weft-chat", title: "weft chat", version: options.version },
+      }),
+    );
+    const agentName = options.agentKey;
+    const sessions = new ChatSessions(options.sessionsFile);
+    const carryOn = options.carryOn;
+    let existing: string | undefined;
+    if (carryOn && "sessionId" in carryOn) {
+      existing = carryOn.sessionId;
+    } else if (carryOn && "name" in carryOn) {
+      existing = sessions.named(options.cwd, agentName, carryOn.name)?.sessionId;
+    } else if (carryOn) {
+      existing = sessions.last(options.cwd, agentName)?.sessionId;
+      if (existing === undefined) {
+        say(`no earlier session in ${options.cwd}; starting one`);
+      }
+    }
+    if (existing !== undefined) {
+      const capabilities = init.agentCapabilities;
+      if (capabilities?.sessionCapabilities?.resume) {
+        await whileAlive(agent.request(acp.methods.agent.session.resume, { sessionId: existing, cwd: options.cwd, mcpServers: [] }));
+      } else if (capabilities?.loadSession) {
+        replaying = true;
+        await whileAlive(agent.request(acp.methods.agent.session.load, { sessionId: existing, cwd: options.cwd, mcpServers: [] }));
+        replaying = false;
+      } else {
+        say("the agent cannot carry a session on (it offers neither session/resume nor session/load)");
+        return EXIT_CODES.agentFailed;
+      }
+      sessionId = existing;
+    } else {
+      sessionId = (await whileAlive(agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers: [] }))).sessionId;
+    }
+    sessions.remember({ cwd: options.cwd, agent: agentName, sessionId, ...(carryOn && "name" in carryOn ? { name: carryOn.name } : {}) });
+    if (interrupts > 0) {
+      return EXIT_CODES.cancelled;
+    }
+    const response = await whileAlive(agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: options.prompt }] }));
+    if (!json) {
+      renderer.breakLine();
+    }
+    if (response.stopReason !== "end_turn") {
+      say(`the turn ended: ${response.stopReason.replaceAll("_", " ")}`);
+    }
+    if (denied.length > 0) {
+      say(`denied by --approve ${options.approve}: ${denied.join(", ")}`);
+    }
+    return exitCodeOf(response.stopReason, denied.length > 0);
+  };
+
+  let code: number;
+  try {
+    code = await Promise.race([turn(), left]);
+  } catch (error) {
+    if (!json) {
+      renderer.breakLine();
+    }
+    // A request can fail on the closed connection a moment before the exit is seen.
+    const gone = agentProcess.gone || (await Promise.race([agentProcess.exited.then(() => true), delay(500).then(() => false)]));
+    say(gone ? await agentProcess.goneMessage() : error instanceof Error ? error.message : String(error));
+    code = EXIT_CODES.agentFailed;
+  }
+  process.off("SIGINT", interrupt);
+  process.off("SIGTERM", interrupt);
+  terminals.dispose();
+  await agentProcess.stop(code === EXIT_CODES.cancelled && interrupts > 1 ? 0 : 3_000);
+  connection.close();
+  return code;
+}
+
+function delay(milliseconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds));
+}
+
+function isJsonObject(line: string): boolean {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
