@@ -54,7 +54,7 @@ describe("weft chat", () => {
     let mark = chat.text.length;
     chat.type("write a note\r");
     // The permission request carries the tool's own title for the call, as the finished call shows it.
-    await chat.waitFor(/Allow Write note\.txt\?\s+\[y\] once\s+\[a\] always\s+\[n\] no\s+\[v\] never › $/, mark);
+    await chat.waitFor(/Allow Write note\.txt\?\s+\[y\] once\s+\[a\] always\s+\[n\] no\s+\[v\] never\s+\[e\] edit first › $/, mark);
     expect(existsSync(join(project, "note.txt"))).toBe(false);
     chat.type("y\r");
     await chat.waitFor(/✓ Write note\.txt[\s\S]*\+ remember\nweft › Saved your note\.\nyou › $/, mark);
