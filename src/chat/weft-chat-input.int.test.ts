@@ -72,14 +72,24 @@ describe("weft chat input", () => {
   it("sends a pasted block of three lines as one prompt, and a trailing backslash goes on to a new line", async () => {
     const { chat, model } = await weftChat(() => ({ text: "Got it." }));
     await chat.waitFor(/you › $/);
-    chat.type("\u001b[200~line one\rline two\rline three\u001b[201~");
+    // A bracketed paste, delivered in pieces: it stays one prompt until Enter after the paste.
+    let mark = chat.text.length;
+    chat.type("\u001b[200~line one\r");
+    await chat.waitFor(/… $/, mark);
+    mark = chat.text.length;
+    chat.type("line two\r");
+    await chat.waitFor(/… $/, mark);
+    chat.type("line three\u001b[201~");
     chat.type("\r");
     await chat.waitFor(/Got it\.\nyou › $/);
     chat.type("first part\\\r");
     await chat.waitFor(/… $/);
     chat.type("second part\r");
     await chat.waitFor(/Got it\.\n[\s\S]*Got it\.\nyou › $/);
-    expect(model.requests.map(lastUser)).toEqual(["line one\nline two\nline three", "first part\nsecond part"]);
+    // Lines that arrive in one read (a paste in a terminal without bracketed paste) are one prompt too.
+    chat.type("alpha\rbeta\rgamma\r");
+    await chat.waitFor(/Got it\.\n[\s\S]*Got it\.\n[\s\S]*Got it\.\nyou › $/);
+    expect(model.requests.map(lastUser)).toEqual(["line one\nline two\nline three", "first part\nsecond part", "alpha\nbeta\ngamma"]);
     chat.type("\u0004");
     expect(await chat.exited).toBe(0);
   });

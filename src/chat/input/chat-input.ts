@@ -171,6 +171,7 @@ export class ChatInput {
     }
     if (this.pasting) {
       this.draft.push(line);
+      this.continueDraft();
       return;
     }
     if (line.endsWith("\\")) {
