@@ -86,10 +86,15 @@ describe("weft chat input", () => {
     await chat.waitFor(/… $/);
     chat.type("second part\r");
     await chat.waitFor(/Got it\.\n[\s\S]*Got it\.\nyou › $/);
+    mark = chat.text.length;
+    chat.type("alt one\u001b\r");
+    await chat.waitFor(/alt one\n… $/, mark);
+    chat.type("alt two\r");
+    await chat.waitFor(/Got it\.\nyou › $/, mark);
     // Lines that arrive in one read (a paste in a terminal without bracketed paste) are one prompt too.
     chat.type("alpha\rbeta\rgamma\r");
-    await chat.waitFor(/Got it\.\n[\s\S]*Got it\.\n[\s\S]*Got it\.\nyou › $/);
-    expect(model.requests.map(lastUser)).toEqual(["line one\nline two\nline three", "first part\nsecond part", "alpha\nbeta\ngamma"]);
+    await chat.waitFor(/Got it\.\n[\s\S]*Got it\.\n[\s\S]*Got it\.\n[\s\S]*Got it\.\nyou › $/);
+    expect(model.requests.map(lastUser)).toEqual(["line one\nline two\nline three", "first part\nsecond part", "alt one\nalt two", "alpha\nbeta\ngamma"]);
     chat.type("\u0004");
     expect(await chat.exited).toBe(0);
   });
@@ -202,6 +207,23 @@ describe("weft chat's commands and forms", () => {
     chat.type("/quit\r");
     expect(await chat.exited).toBe(0);
     expect(model.requests.length).toBe(sent);
+  });
+
+  it("shows and sets the session's mode with /mode, without a prompt to the agent", async () => {
+    const { chat, model } = await weftChat(() => ({ text: "unused" }));
+    await chat.waitFor(/you › $/);
+    let mark = chat.text.length;
+    chat.type("/mode\r");
+    await chat.waitFor(/● ask[\s\S]*\s{2}plan [\s\S]*you › $/, mark);
+    mark = chat.text.length;
+    chat.type("/mode plan\r");
+    await chat.waitFor(/: Plan\.\nyou › $/, mark);
+    mark = chat.text.length;
+    chat.type("/mode\r");
+    await chat.waitFor(/\s{2}ask [\s\S]*● plan [\s\S]*you › $/, mark);
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+    expect(model.requests).toHaveLength(0);
   });
 
   it("asks a form from the agent field by field", async () => {

@@ -194,14 +194,16 @@ export class ChatInput {
     if (key.name === "paste-start") {
       this.pasting = true;
     } else if (key.name === "paste-end") {
+      // Each pasted line already moved on to a continuation line; the rest stays to be edited.
       this.pasting = false;
-      if (this.draft.length > 0) {
-        this.continueDraft();
-      }
     } else if (key.name === "return" && key.meta && !this.lineAnswer) {
       // Alt+Enter: readline ignores it; it ends this line of the prompt without sending.
       this.draft.push(this.readline.line);
+      // The line stays on screen as typed; only readline's buffer is emptied.
+      const muted = this.echo.muted;
+      this.echo.muted = true;
       this.clearLine();
+      this.echo.muted = muted;
       this.echo.write("\n");
       this.continueDraft();
     }
