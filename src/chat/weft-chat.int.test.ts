@@ -78,7 +78,7 @@ describe("weft chat with other agents and sessions", () => {
     cleanup.push(() => rmSync(project, { recursive: true, force: true }));
     // The agent runs in the project directory, so its loader is named by full path.
     const agent = `${process.execPath} --import ${import.meta.resolve("tsx")} ${fixturesDir}graph-agent.ts`;
-    const chat = new PtyProcess(`${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --agent '${agent}' --cwd ${project}`, { env: { NO_COLOR: "1" }, cwd: repoRoot });
+    const chat = new PtyProcess(`${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --agent '${agent}' --cwd ${project}`, { env: { NO_COLOR: "1", XDG_STATE_HOME: project }, cwd: repoRoot });
     cleanup.push(() => chat.kill());
     await chat.waitFor(/graph-agent in .*\n[\s\S]*you › $/);
     chat.type("hello\r");
