@@ -248,6 +248,11 @@ describe("weft chat's commands and forms", () => {
     await chat.waitFor(/colour \(1\) red {2}2\) green\): $/, mark);
     chat.type("/decline\r");
     await chat.waitFor(/No colour \(decline\)\.\nyou › $/, mark);
+    // The answers are not prompts: the up arrow recalls the last prompt, not "/decline".
+    const recalled = chat.text.length;
+    chat.type("\u001b[A");
+    await chat.waitFor(/form again$/, recalled);
+    chat.type("\u0015");
     chat.type("\u0004");
     expect(await chat.exited).toBe(0);
     expect(existsSync(project)).toBe(true);

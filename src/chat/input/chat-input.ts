@@ -166,6 +166,7 @@ export class ChatInput {
       return;
     }
     if (this.lineAnswer) {
+      this.forget(line);
       this.lineAnswer(line);
       return;
     }
@@ -259,6 +260,18 @@ export class ChatInput {
     this.readline.setPrompt(this.draft.length > 0 ? continuationPrompt : this.prompt);
     this.echo.muted = false;
     this.readline.prompt(true);
+  }
+
+  /**
+   * Drops an answer (a form field, a permission) from the history readline just added it to, so
+   * the arrow keys recall prompts only. readline keeps its history on an undocumented field.
+   */
+  private forget(line: string): void {
+    const history = (this.readline as unknown as { history?: unknown }).history;
+    if (Array.isArray(history) && history[0] === line) {
+      history.shift();
+      this.readline.emit("history", history);
+    }
   }
 
   /** Takes what is typed on the edit line so far, leaving it empty. */
