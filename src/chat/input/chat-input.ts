@@ -108,7 +108,7 @@ export class ChatInput {
         this.restoreLine(kept);
         resolve(text);
       };
-      this.echo.muted = false;
+      this.unmute();
       this.readline.setPrompt(question);
       this.readline.prompt();
     });
@@ -258,7 +258,7 @@ export class ChatInput {
 
   private showPrompt(): void {
     this.readline.setPrompt(this.draft.length > 0 ? continuationPrompt : this.prompt);
-    this.echo.muted = false;
+    this.unmute();
     this.readline.prompt(true);
   }
 
@@ -272,6 +272,19 @@ export class ChatInput {
       history.shift();
       this.readline.emit("history", history);
     }
+  }
+
+  /**
+   * Shows readline's echo again. What it drew while muted never reached the screen, and the cursor
+   * is at the start of a fresh line, so its count of rows drawn above the cursor (an undocumented
+   * field, used to redraw a wrapped line) starts again at zero rather than climbing into the answer.
+   */
+  private unmute(): void {
+    const layout = this.readline as unknown as { prevRows?: unknown };
+    if (this.echo.muted && typeof layout.prevRows === "number") {
+      layout.prevRows = 0;
+    }
+    this.echo.muted = false;
   }
 
   /** Takes what is typed on the edit line so far, leaving it empty. */
