@@ -204,9 +204,21 @@ describe("weft chat's commands and forms", () => {
     await chat.waitFor(/chat's commands\n[\s\S]*\/quit[\s\S]*the agent's commands[\s\S]*\/review\s+Reviews a file\.[\s\S]*you › $/, mark);
     // The agent's own /help would have answered "Commands: …"; the local one sent nothing.
     expect(chat.text.slice(mark)).not.toContain("Commands: /help");
+    expect(model.requests.length).toBe(sent);
+
+    // /model shows the session's model option and sets it; the next prompt goes to that model.
+    mark = chat.text.length;
+    chat.type("/model\r");
+    await chat.waitFor(/● fast\s+Fast model\n\s+smart\s+Smart model\nyou › $/, mark);
+    mark = chat.text.length;
+    chat.type("/model smart\r");
+    await chat.waitFor(/: Smart model\.\nyou › $/, mark);
+    expect(model.requests.length).toBe(sent);
+    chat.type("hello again\r");
+    await chat.waitFor(/You said: hello again\nyou › $/, mark);
+    expect(model.requests.at(-1)?.model).toBe("smart-model");
     chat.type("/quit\r");
     expect(await chat.exited).toBe(0);
-    expect(model.requests.length).toBe(sent);
   });
 
   it("shows and sets the session's mode with /mode, without a prompt to the agent", async () => {
