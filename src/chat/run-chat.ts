@@ -3,11 +3,14 @@
 // answers the agent's fs/* and terminal/* requests itself within the chosen directory.
 
 import { spawn } from "node:child_process";
-import { createInterface, type Interface } from "node:readline";
 import { Readable, Writable } from "node:stream";
 
 import * as acp from "@agentclientprotocol/sdk";
 
+import { askForm } from "./input/ask-form.js";
+import { ChatInput } from "./input/chat-input.js";
+import { localCommandNames, runLocalCommand } from "./input/local-commands.js";
+import { historyPath, loadHistory, saveHistory } from "./input/prompt-history.js";
 import { LocalFiles } from "./local-files.js";
 import { LocalTerminals } from "./local-terminals.js";
 import { markdownFor } from "./markdown.js";
@@ -57,22 +60,74 @@ export async function runChat(options: ChatOptions): Promise<number> {
     child.on("exit", (code, signal) => resolve(signal ? `was killed by ${signal}` : `exited with code ${code}`));
   });
 
-  const rl = createInterface({ input: options.input, output: options.output, terminal: tty });
-  const chat = new ChatState(rl, write, style);
+  // The session's surface as the agent reports it: its commands, modes and config options.
+  let agentCommands: acp.AvailableCommand[] = [];
+  let modes: acp.SessionModeState | undefined;
+  let configOptions: acp.SessionConfigOption[] = [];
+  const remember = (update: acp.SessionUpdate) => {
+    if (update.sessionUpdate === "available_commands_update") {
+      agentCommands = update.availableCommands;
+    } else if (update.sessionUpdate === "current_mode_update" && modes) {
+      modes = { ...modes, currentModeId: update.currentModeId };
+    } else if (update.sessionUpdate === "config_option_update") {
+      configOptions = update.configOptions;
+    }
+  };
+
+  // Reading starts at once, so what is typed before the session is ready is queued, not lost.
+  const history = options.list ? undefined : historyPath(options.cwd, options.env ?? process.env);
+  const chat = new ChatState(write, style);
+  const input = new ChatInput({
+    input: options.input,
+    output: options.output,
+    terminal: tty,
+    history: history ? loadHistory(history) : [],
+    onHistory: history ? (entries) => saveHistory(history, entries) : undefined,
+    completer: (line: string): [string[], string] => {
+      if (!line.startsWith("/") || line.includes(" ")) {
+        return [[], line];
+      }
+      const names = [...localCommandNames, ...agentCommands.map((entry) => entry.name)].map((name) => `/${name}`);
+      return [[...new Set(names)].filter((name) => name.startsWith(line)).map((name) => `${name} `), line];
+    },
+    onQueued: (text) => {
+      spinner.stop();
+      renderer.breakLine();
+      const [first, ...more] = text.split("\n");
+      write(style.dim(`  ⧗ queued: ${first ?? ""}${more.length > 0 ? ` (+${more.length} more lines)` : ""}\n`));
+      if (chat.running) {
+        spinner.start("working…");
+      }
+    },
+  });
+  chat.input = input;
   const connection = acp
     .client({ name: "weft-chat" })
     .onNotification(acp.methods.client.session.update, ({ params }) => {
       spinner.stop();
+      remember(params.update);
       renderer.render(params.update);
     })
     .onRequest(acp.methods.client.session.requestPermission, async ({ params }) => {
       spinner.stop();
       renderer.renderPermission(params.toolCall); // output hook: the diff above the question
-      const outcome = await chat.askPermission(params);
+      const outcome = await chat.askPermission(params, tty);
       if (chat.running) {
         spinner.start("working…");
       }
       return { outcome };
+    })
+    .onRequest(acp.methods.client.elicitation.create, async ({ params }) => {
+      spinner.stop();
+      renderer.breakLine();
+      if (params.mode !== "form" || !("requestedSchema" in params)) {
+        return { action: "decline" };
+      }
+      const answer = await askForm(params.requestedSchema as acp.ElicitationSchema, params.message, (question) => input.ask(question), write, style);
+      if (chat.running) {
+        spinner.start("working…");
+      }
+      return answer;
     })
     .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => files.read(params))
     .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => files.write(params))
@@ -86,7 +141,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
 
   const leave = async (code: number) => {
     spinner.stop();
-    rl.close();
+    input.close();
     terminals.dispose();
     child.stdin.end();
     const timer = setTimeout(() => child.kill("SIGKILL"), 3_000);
@@ -100,7 +155,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     const init = await Promise.race([
       agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, elicitation: { form: {} } },
         clientInfo: { name: "weft-chat", title: "weft chat", version: options.version },
       }),
       exited.then((how) => Promise.reject(new Error(`The agent ${how}.${agentErrors ? `\n${agentErrors.trim()}` : ""}`))),
@@ -108,12 +163,18 @@ export async function runChat(options: ChatOptions): Promise<number> {
     const name = init.agentInfo?.title ?? init.agentInfo?.name ?? command;
     renderer.agentName = name; // output hook: the agent's own name on its replies
     renderer.markdown = await markdown; // output hook: markdown on a colour terminal
-    if (options.list) {
+    const listSessions = async () => {
       if (!init.agentCapabilities?.sessionCapabilities?.list) {
+        return undefined;
+      }
+      return (await agent.request(acp.methods.agent.session.list, { cwd: options.cwd })).sessions;
+    };
+    if (options.list) {
+      const sessions = await listSessions();
+      if (sessions === undefined) {
         write(`${name} cannot list its sessions.\n`);
         return await leave(1);
       }
-      const { sessions } = await agent.request(acp.methods.agent.session.list, { cwd: options.cwd });
       if (sessions.length === 0) {
         write(`No sessions in ${options.cwd}.\n`);
       }
@@ -122,30 +183,66 @@ export async function runChat(options: ChatOptions): Promise<number> {
       }
       return await leave(0);
     }
-    let sessionId: string;
+    const keys = "Ctrl-C cancels a turn; Ctrl-C twice or Ctrl-D leaves; /help lists commands.";
+    // A new session is made only when first needed (the first prompt, /mode, /model), so a chat
+    // left without a word adds nothing to the agent's session list.
+    let sessionId: string | undefined;
+    let opening: Promise<string> | undefined;
+    const ensureSession = (): Promise<string> => {
+      opening ??= agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers: [] }).then((response) => {
+        sessionId = response.sessionId;
+        modes = response.modes ?? undefined;
+        configOptions = response.configOptions ?? configOptions;
+        return response.sessionId;
+      });
+      return opening;
+    };
     if (options.resume) {
       if (!init.agentCapabilities?.loadSession) {
         write(`${name} cannot reopen sessions.\n`);
         return await leave(1);
       }
       sessionId = options.resume;
-      await agent.request(acp.methods.agent.session.load, { sessionId, cwd: options.cwd, mcpServers: [] });
+      opening = Promise.resolve(sessionId);
+      // The header first, then the conversation as the agent replays it.
+      write(style.dim(`${name} in ${options.cwd} (session ${sessionId}). ${keys}\n`));
+      const loaded = await agent.request(acp.methods.agent.session.load, { sessionId, cwd: options.cwd, mcpServers: [] });
+      modes = loaded.modes ?? undefined;
+      configOptions = loaded.configOptions ?? configOptions;
       renderer.breakLine();
     } else {
-      sessionId = (await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers: [] })).sessionId;
+      write(style.dim(`${name} in ${options.cwd}. ${keys}\n`));
     }
-    write(style.dim(`${name} in ${options.cwd} (session ${sessionId}). Ctrl-C cancels a turn; Ctrl-C twice or Ctrl-D leaves.\n`));
 
-    rl.on("SIGINT", () => {
-      if (chat.onInterrupt() === "cancel") {
+    input.readline.on("SIGINT", () => {
+      const action = chat.onInterrupt();
+      if (action === "cancel" && sessionId !== undefined) {
         spinner.stop();
         void agent.notify(acp.methods.agent.session.cancel, { sessionId });
-      } else if (chat.wantsExit) {
-        rl.emit("close");
+      } else if (action === "exit") {
+        input.readline.emit("close");
       }
     });
+    const context = {
+      write,
+      style,
+      agentCommands: () => agentCommands,
+      surface: () => ({ modes, configOptions }),
+      listSessions,
+      ensureSession,
+      setMode: async (modeId: string) => {
+        await agent.request(acp.methods.agent.session.setMode, { sessionId: await ensureSession(), modeId });
+        if (modes) {
+          modes = { ...modes, currentModeId: modeId };
+        }
+      },
+      setConfigOption: async (configId: string, value: string) => {
+        const response = await agent.request(acp.methods.agent.session.setConfigOption, { sessionId: await ensureSession(), configId, value });
+        configOptions = response.configOptions;
+      },
+    };
     for (;;) {
-      const line = await chat.read(style.bold("you › "));
+      const line = await input.next(style.bold("you › "));
       if (line === undefined) {
         break;
       }
@@ -153,10 +250,19 @@ export async function runChat(options: ChatOptions): Promise<number> {
         continue;
       }
       chat.startTurn();
-      spinner.start("thinking…");
       try {
+        if (line.startsWith("/")) {
+          const handled = await runLocalCommand(line, context);
+          if (handled === "quit") {
+            break;
+          }
+          if (handled === "handled") {
+            continue;
+          }
+        }
+        spinner.start("thinking…");
         const response = await Promise.race([
-          agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: line }] }),
+          ensureSession().then((id) => agent.request(acp.methods.agent.session.prompt, { sessionId: id, prompt: [{ type: "text", text: line }] })),
           exited.then((how) => Promise.reject(new Error(`The agent ${how}.`))),
         ]);
         spinner.stop();
@@ -176,6 +282,10 @@ export async function runChat(options: ChatOptions): Promise<number> {
         chat.endTurn();
       }
     }
+    if (sessionId !== undefined && !options.resume) {
+      // The session was made during this chat: say how to come back to it.
+      write(style.dim(`To carry on this session: weft chat --resume ${sessionId}\n`));
+    }
     return await leave(0);
   } catch (error) {
     spinner.stop();
@@ -193,50 +303,17 @@ function delay(milliseconds: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, milliseconds));
 }
 
-/** What the person is doing: typing, waiting on a turn, or answering a permission prompt. */
+/** Whether a turn runs, and what Ctrl-C means at the moment. */
 class ChatState {
   running = false;
-  wantsExit = false;
+  input: ChatInput | undefined;
   private cancelling = false;
   private lastInterrupt = 0;
-  private pendingAnswer: ((answer: string | undefined) => void) | undefined;
-  /** True while readline has a question open (its answer goes to whoever waits then). */
-  private asking = false;
-  private closed = false;
 
   constructor(
-    private readonly rl: Interface,
     private readonly write: (text: string) => void,
     private readonly style: Style,
-  ) {
-    rl.on("close", () => {
-      this.closed = true;
-      this.pendingAnswer?.(undefined);
-    });
-  }
-
-  /** One line from the person, or undefined once the input has ended. */
-  read(prompt: string): Promise<string | undefined> {
-    if (this.closed) {
-      return Promise.resolve(undefined);
-    }
-    return new Promise((resolve) => {
-      this.pendingAnswer = resolve;
-      if (this.asking) {
-        // A question withdrawn earlier (a cancelled permission prompt) is still open: reuse it.
-        this.rl.setPrompt(prompt);
-        this.rl.prompt();
-        return;
-      }
-      this.asking = true;
-      this.rl.question(prompt, (answer) => {
-        this.asking = false;
-        const waiting = this.pendingAnswer;
-        this.pendingAnswer = undefined;
-        waiting?.(answer);
-      });
-    });
-  }
+  ) {}
 
   startTurn(): void {
     this.running = true;
@@ -253,14 +330,11 @@ class ChatState {
     const now = Date.now();
     if (this.running && !this.cancelling) {
       this.cancelling = true;
-      const waiting = this.pendingAnswer;
-      this.pendingAnswer = undefined;
-      waiting?.("cancel");
+      this.input?.cancel();
       this.write(this.style.dim("\n(cancelling; press Ctrl-C again to leave)\n"));
       return "cancel";
     }
     if (this.running || now - this.lastInterrupt < 2_000) {
-      this.wantsExit = true;
       this.write("\n");
       return "exit";
     }
@@ -269,31 +343,57 @@ class ChatState {
     return "hint";
   }
 
-  async askPermission(request: acp.RequestPermissionRequest): Promise<acp.RequestPermissionOutcome> {
+  /** Asks which of the offered answers to give: one key on a terminal, a typed line otherwise. */
+  async askPermission(request: acp.RequestPermissionRequest, singleKey: boolean): Promise<acp.RequestPermissionOutcome> {
+    const input = this.input;
     const title = request.toolCall.title ?? "this tool call";
-    const byKind = new Map(request.options.map((option) => [option.kind, option]));
-    const keys: Array<[string, acp.PermissionOptionKind, string]> = [
-      ["y", "allow_once", "once"],
-      ["a", "allow_always", "always"],
-      ["n", "reject_once", "no"],
-      ["v", "reject_always", "never"],
-    ];
-    const offered = keys.filter(([, kind]) => byKind.has(kind));
-    const menu = offered.map(([key, , label]) => `[${key}] ${label}`).join("  ");
+    const offered = permissionKeys(request.options);
+    const menu = offered.map(({ key, label }) => `[${key}] ${label}`).join("  ");
     for (;;) {
-      if (this.cancelling || this.closed) {
+      if (this.cancelling || !input) {
         return { outcome: "cancelled" };
       }
-      const answer = (await this.read(`  ${this.style.yellow("?")} Allow ${this.style.bold(title)}?  ${menu} › `))?.trim().toLowerCase();
-      if (answer === undefined || answer === "cancel" || this.cancelling) {
+      const question = `  ${this.style.yellow("?")} Allow ${this.style.bold(title)}?  ${menu} › `;
+      const answer = singleKey
+        ? await input.askKey(question, offered.map(({ key }) => key))
+        : (await input.ask(question))?.trim().toLowerCase();
+      if (answer === undefined || this.cancelling) {
         return { outcome: "cancelled" };
       }
-      const chosen = offered.find(([key, , label]) => answer === key || answer === label || (key === "y" && answer === "yes"));
-      const option = chosen && byKind.get(chosen[1]);
-      if (option) {
-        return { outcome: "selected", optionId: option.optionId };
+      const chosen = offered.find(({ key, label }) => answer === key || answer === label.toLowerCase() || (key === "y" && answer === "yes"));
+      if (chosen) {
+        return { outcome: "selected", optionId: chosen.option.optionId };
       }
-      this.write(this.style.dim(`  Answer ${offered.map(([key]) => key).join(", ")}.\n`));
+      this.write(this.style.dim(`  Answer ${offered.map(({ key }) => key).join(", ")}.\n`));
     }
   }
+}
+
+/**
+ * A key for each offered option: y, a, n, v for the first option of each kind (once, always, no,
+ * never), and for any other (an agent's "Edit first", say) the first free letter of its name.
+ */
+function permissionKeys(options: readonly acp.PermissionOption[]): Array<{ key: string; label: string; option: acp.PermissionOption }> {
+  const kinds: Record<string, [string, string]> = { allow_once: ["y", "once"], allow_always: ["a", "always"], reject_once: ["n", "no"], reject_always: ["v", "never"] };
+  const keys: Array<{ key: string; label: string; option: acp.PermissionOption }> = [];
+  const used = new Set<string>();
+  const extra: acp.PermissionOption[] = [];
+  for (const option of options) {
+    const known = kinds[option.kind];
+    if (known && !used.has(known[0])) {
+      used.add(known[0]);
+      keys.push({ key: known[0], label: known[1], option });
+    } else {
+      extra.push(option);
+    }
+  }
+  for (const option of extra) {
+    const key = [...option.name.toLowerCase(), ..."123456789"].find((letter) => /[a-z0-9]/.test(letter) && !used.has(letter));
+    if (key) {
+      used.add(key);
+      keys.push({ key, label: option.name.toLowerCase(), option });
+    }
+  }
+  const order = ["y", "a", "n", "v"];
+  return keys.sort((left, right) => (order.includes(left.key) ? order.indexOf(left.key) : 4) - (order.includes(right.key) ? order.indexOf(right.key) : 4));
 }

@@ -89,9 +89,10 @@ describe("weft chat on a colour terminal", () => {
     expect(model.requests.length).toBeGreaterThan(requestsWhileRunning);
     expect(chat.text.slice(mark)).not.toContain("[terminal");
     expect(chat.text.slice(mark).match(/│ started-output/g)).toHaveLength(1);
-    const sessionId = /\(session (sess_\w+)\)/.exec(chat.text)?.[1];
     chat.type("\u0004");
     expect(await chat.exited).toBe(0);
+    const sessionId = /weft chat --resume (sess_\w+)/.exec(chat.text)?.[1];
+    expect(sessionId).toBeDefined();
 
     // The replay shows the command's output from the agent's record.
     const resumed = new PtyProcess(`${command} --resume ${sessionId}`, { env });

@@ -55,7 +55,7 @@ describe("weft chat", () => {
     chat.type("write a note\r");
     // The permission request carries the tool's own title for the call, as the finished call shows
     // it, and the diff, shown above the question (and not again once the call is done).
-    await chat.waitFor(/\+ remember\n[\s\S]*Allow Write note\.txt\?\s+\[y\] once\s+\[a\] always\s+\[n\] no\s+\[v\] never › $/, mark);
+    await chat.waitFor(/\+ remember\n[\s\S]*Allow Write note\.txt\?\s+\[y\] once\s+\[a\] always\s+\[n\] no\s+\[v\] never\s+\[e\] edit first › $/, mark);
     expect(existsSync(join(project, "note.txt"))).toBe(false);
     chat.type("y\r");
     await chat.waitFor(/✓ Write note\.txt\nweft › Saved your note\.\nyou › $/, mark);
@@ -79,7 +79,7 @@ describe("weft chat with other agents and sessions", () => {
     cleanup.push(() => rmSync(project, { recursive: true, force: true }));
     // The agent runs in the project directory, so its loader is named by full path.
     const agent = `${process.execPath} --import ${import.meta.resolve("tsx")} ${fixturesDir}graph-agent.ts`;
-    const chat = new PtyProcess(`${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --agent '${agent}' --cwd ${project}`, { env: { NO_COLOR: "1" }, cwd: repoRoot });
+    const chat = new PtyProcess(`${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --agent '${agent}' --cwd ${project}`, { env: { NO_COLOR: "1", XDG_STATE_HOME: project }, cwd: repoRoot });
     cleanup.push(() => chat.kill());
     await chat.waitFor(/graph-agent in .*\n[\s\S]*you › $/);
     chat.type("hello\r");

@@ -1,0 +1,309 @@
+// What the person types into `weft chat`, never lost: lines entered while a turn streams (or before
+// the session is ready) are queued and handed out as the next prompts; a paste, or a run of lines
+// that arrive together, is one prompt; a trailing backslash or Alt+Enter starts another line.
+
+import { createInterface, type Completer, type Interface, type Key } from "node:readline";
+
+import { SwitchableOutput } from "./switchable-output.js";
+
+export interface ChatInputOptions {
+  input: NodeJS.ReadableStream & { isTTY?: boolean | undefined };
+  output: NodeJS.WritableStream & { isTTY?: boolean | undefined; columns?: number | undefined };
+  /** A terminal: raw keys, line editing, bracketed paste. */
+  terminal: boolean;
+  /** Earlier prompts, newest first. */
+  history?: string[] | undefined;
+  /** Called with the whole history (newest first) whenever it changes. */
+  onHistory?: ((history: string[]) => void) | undefined;
+  completer?: Completer | undefined;
+  /** Called when a prompt is queued because chat is busy (a turn runs, or the session is not ready). */
+  onQueued: (text: string) => void;
+}
+
+const continuationPrompt = "… ";
+const pasteOn = "\u001b[?2004h";
+const pasteOff = "\u001b[?2004l";
+
+/**
+ * Owns the readline interface. Chat asks it for the next prompt with `next()`, for a typed answer
+ * with `ask()`, or for one key with `askKey()`; in between it stays muted and queues what is typed.
+ */
+export class ChatInput {
+  readonly readline: Interface;
+  private readonly echo: SwitchableOutput;
+  private readonly queue: string[] = [];
+  /** Lines of a prompt still being written (after a backslash, Alt+Enter, or inside a paste). */
+  private draft: string[] = [];
+  /** Lines that arrived in the same burst of input; sent together as one prompt. */
+  private burst: string[] = [];
+  private pasting = false;
+  private closed = false;
+  private prompt = "";
+  private waiting: ((text: string | undefined) => void) | undefined;
+  private lineAnswer: ((text: string | undefined) => void) | undefined;
+  private keyAnswer: ((key: Key) => void) | undefined;
+
+  constructor(private readonly options: ChatInputOptions) {
+    this.echo = new SwitchableOutput(options.output);
+    this.echo.muted = true;
+    this.readline = createInterface({
+      input: options.input,
+      output: this.echo,
+      terminal: options.terminal,
+      history: options.history ?? [],
+      historySize: 500,
+      removeHistoryDuplicates: true,
+      ...(options.completer ? { completer: options.completer } : {}),
+    });
+    this.readline.on("line", (line) => this.onLine(line));
+    this.readline.on("close", () => this.onClose());
+    if (options.onHistory) {
+      const onHistory = options.onHistory;
+      this.readline.on("history", (history: string[]) => onHistory(history));
+    }
+    if (options.terminal) {
+      options.input.on("keypress", (_text: string | undefined, key: Key | undefined) => {
+        if (key) {
+          this.onKey(key);
+        }
+      });
+      options.output.write(pasteOn);
+    }
+  }
+
+  /**
+   * The next prompt: a queued one at once (shown after `prompt` as if typed now), or whatever the
+   * person enters next. Undefined once the input has ended and nothing is queued.
+   */
+  next(prompt: string): Promise<string | undefined> {
+    const queued = this.queue.shift();
+    if (queued !== undefined) {
+      this.options.output.write(`${prompt}${queued.replaceAll("\n", `\n${continuationPrompt}`)}\n`);
+      return Promise.resolve(queued);
+    }
+    if (this.closed) {
+      return Promise.resolve(undefined);
+    }
+    return new Promise((resolve) => {
+      this.prompt = prompt;
+      this.waiting = (text) => {
+        this.echo.muted = true;
+        resolve(text);
+      };
+      this.showPrompt();
+    });
+  }
+
+  /** One typed line as the answer to a question (a form field, a permission without a terminal). */
+  ask(question: string): Promise<string | undefined> {
+    if (this.closed) {
+      return Promise.resolve(undefined);
+    }
+    const kept = this.takeLine();
+    return new Promise((resolve) => {
+      this.lineAnswer = (text) => {
+        this.lineAnswer = undefined;
+        this.echo.muted = true;
+        this.readline.setPrompt(this.draft.length > 0 ? continuationPrompt : this.prompt);
+        this.restoreLine(kept);
+        resolve(text);
+      };
+      this.unmute();
+      this.readline.setPrompt(question);
+      this.readline.prompt();
+    });
+  }
+
+  /**
+   * One key from `keys`, without Enter (a terminal only); other keys are ignored. Undefined when
+   * withdrawn by `cancel()` or when the input ends.
+   */
+  askKey(question: string, keys: readonly string[]): Promise<string | undefined> {
+    if (this.closed) {
+      return Promise.resolve(undefined);
+    }
+    const kept = this.takeLine();
+    this.options.output.write(question);
+    return new Promise((resolve) => {
+      const finish = (answer: string | undefined) => {
+        this.keyAnswer = undefined;
+        this.cancelAnswer = undefined;
+        this.options.output.write(`${answer ?? ""}\n`);
+        this.clearLine();
+        this.restoreLine(kept);
+        resolve(answer);
+      };
+      this.cancelAnswer = () => finish(undefined);
+      this.keyAnswer = (key) => {
+        const name = key.sequence?.toLowerCase();
+        if (!key.ctrl && !key.meta && name !== undefined && keys.includes(name)) {
+          finish(name);
+        }
+      };
+    });
+  }
+
+  /** Withdraws an open question (`ask` or `askKey`): it resolves undefined. */
+  cancel(): void {
+    this.lineAnswer?.(undefined);
+    this.cancelAnswer?.();
+  }
+
+  /** Stops reading and leaves the terminal as it was. */
+  close(): void {
+    if (this.options.terminal) {
+      this.options.output.write(pasteOff);
+    }
+    this.readline.close();
+  }
+
+  private cancelAnswer: (() => void) | undefined;
+
+  private onLine(line: string): void {
+    if (this.keyAnswer) {
+      // Enter while a single key is awaited: nothing to send.
+      this.clearLine();
+      return;
+    }
+    if (this.lineAnswer) {
+      this.forget(line);
+      this.lineAnswer(line);
+      return;
+    }
+    if (this.pasting) {
+      this.draft.push(line);
+      this.continueDraft();
+      return;
+    }
+    if (line.endsWith("\\")) {
+      this.draft.push(line.slice(0, -1));
+      this.continueDraft();
+      return;
+    }
+    this.burst.push(line);
+    if (this.burst.length === 1) {
+      // Lines that came in one read (a paste without bracketed paste mode) make one prompt.
+      setImmediate(() => this.flushBurst());
+    }
+  }
+
+  private onKey(key: Key): void {
+    if (this.keyAnswer) {
+      this.keyAnswer(key);
+      return;
+    }
+    if (key.name === "paste-start") {
+      this.pasting = true;
+    } else if (key.name === "paste-end") {
+      // Each pasted line already moved on to a continuation line; the rest stays to be edited.
+      this.pasting = false;
+    } else if (key.name === "return" && key.meta && !this.lineAnswer) {
+      // Alt+Enter: readline ignores it; it ends this line of the prompt without sending.
+      this.draft.push(this.readline.line);
+      // The line stays on screen as typed; only readline's buffer is emptied.
+      const muted = this.echo.muted;
+      this.echo.muted = true;
+      this.clearLine();
+      this.echo.muted = muted;
+      this.echo.write("\n");
+      this.continueDraft();
+    }
+  }
+
+  private onClose(): void {
+    this.closed = true;
+    this.flushBurst();
+    if (this.draft.length > 0) {
+      this.submit(this.draft.join("\n"));
+      this.draft = [];
+    }
+    this.lineAnswer?.(undefined);
+    this.cancelAnswer?.();
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.(this.queue.shift());
+  }
+
+  private flushBurst(): void {
+    if (this.burst.length === 0) {
+      return;
+    }
+    const text = [...this.draft, ...this.burst].join("\n");
+    this.draft = [];
+    this.burst = [];
+    this.readline.setPrompt(this.prompt);
+    this.submit(text);
+  }
+
+  private submit(text: string): void {
+    const waiting = this.waiting;
+    if (waiting) {
+      this.waiting = undefined;
+      waiting(text);
+      return;
+    }
+    if (text.trim() === "") {
+      return;
+    }
+    this.queue.push(text);
+    this.options.onQueued(text);
+  }
+
+  private continueDraft(): void {
+    this.readline.setPrompt(continuationPrompt);
+    if (!this.echo.muted) {
+      this.readline.prompt(true);
+    }
+  }
+
+  private showPrompt(): void {
+    this.readline.setPrompt(this.draft.length > 0 ? continuationPrompt : this.prompt);
+    this.unmute();
+    this.readline.prompt(true);
+  }
+
+  /**
+   * Drops an answer (a form field, a permission) from the history readline just added it to, so
+   * the arrow keys recall prompts only. readline keeps its history on an undocumented field.
+   */
+  private forget(line: string): void {
+    const history = (this.readline as unknown as { history?: unknown }).history;
+    if (Array.isArray(history) && history[0] === line) {
+      history.shift();
+      this.readline.emit("history", history);
+    }
+  }
+
+  /**
+   * Shows readline's echo again. What it drew while muted never reached the screen, and the cursor
+   * is at the start of a fresh line, so its count of rows drawn above the cursor (an undocumented
+   * field, used to redraw a wrapped line) starts again at zero rather than climbing into the answer.
+   */
+  private unmute(): void {
+    const layout = this.readline as unknown as { prevRows?: unknown };
+    if (this.echo.muted && typeof layout.prevRows === "number") {
+      layout.prevRows = 0;
+    }
+    this.echo.muted = false;
+  }
+
+  /** Takes what is typed on the edit line so far, leaving it empty. */
+  private takeLine(): string {
+    const line = this.options.terminal ? this.readline.line : "";
+    this.clearLine();
+    return line;
+  }
+
+  private restoreLine(text: string): void {
+    if (text !== "" && !this.closed) {
+      this.readline.write(text);
+    }
+  }
+
+  private clearLine(): void {
+    if (this.options.terminal && !this.closed) {
+      this.readline.write(null, { ctrl: true, name: "e" });
+      this.readline.write(null, { ctrl: true, name: "u" });
+    }
+  }
+}

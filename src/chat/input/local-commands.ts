@@ -1,0 +1,128 @@
+// Chat's own slash commands, handled in the terminal and never sent to the agent: /help, /quit,
+// /sessions, /mode and /model (the last two from the session's modes and config options).
+
+import type * as acp from "@agentclientprotocol/sdk";
+
+import type { Style } from "../render-updates.js";
+
+/** What a local command can see and do; the session is made on first need. */
+export interface LocalCommandContext {
+  write(text: string): void;
+  style: Style;
+  /** The agent's own commands, from its last `available_commands_update`. */
+  agentCommands(): readonly acp.AvailableCommand[];
+  /** The session's modes and config options as last reported, once a session exists. */
+  surface(): { modes: acp.SessionModeState | undefined; configOptions: readonly acp.SessionConfigOption[] };
+  listSessions(): Promise<acp.SessionInfo[] | undefined>;
+  ensureSession(): Promise<string>;
+  setMode(modeId: string): Promise<void>;
+  setConfigOption(configId: string, value: string): Promise<void>;
+}
+
+export const localCommandNames = ["help", "quit", "sessions", "mode", "model"] as const;
+
+/** Handles `line` if it is a local command: "quit" to leave, "handled", or "agent" to send it on. */
+export async function runLocalCommand(line: string, context: LocalCommandContext): Promise<"quit" | "handled" | "agent"> {
+  const match = /^\/(\w[\w-]*)\s*(.*)$/s.exec(line.trim());
+  const name = match?.[1];
+  const argument = match?.[2]?.trim() ?? "";
+  const { write, style } = context;
+  switch (name) {
+    case "quit":
+    case "exit":
+      return "quit";
+    case "help": {
+      write(`${style.bold("chat's commands")}\n`);
+      write("  /help           this list\n  /quit           leave (also Ctrl-D)\n  /sessions       the agent's sessions in this directory\n  /mode [id]      show or set the session's mode\n  /model [value]  show or set the session's model\n");
+      const commands = context.agentCommands();
+      if (commands.length > 0) {
+        write(`${style.bold("the agent's commands")} ${style.dim("(sent to the agent)")}\n`);
+        for (const command of commands) {
+          write(`  /${command.name.padEnd(14)} ${style.dim(command.description)}\n`);
+        }
+      }
+      write(style.dim("End a line with \\ (or press Alt+Enter) to go on to a new line; lines typed while the agent works are queued.\n"));
+      return "handled";
+    }
+    case "sessions": {
+      const sessions = await context.listSessions();
+      if (sessions === undefined) {
+        write(style.dim("This agent cannot list its sessions.\n"));
+      } else if (sessions.length === 0) {
+        write(style.dim("No sessions here yet.\n"));
+      }
+      for (const session of sessions ?? []) {
+        write(`  ${session.sessionId}  ${style.dim(session.updatedAt ?? "")}  ${session.title ?? ""}\n`);
+      }
+      return "handled";
+    }
+    case "mode":
+      await context.ensureSession();
+      await modeCommand(argument, context);
+      return "handled";
+    case "model":
+      await context.ensureSession();
+      await modelCommand(argument, context);
+      return "handled";
+    default:
+      return "agent";
+  }
+}
+
+async function modeCommand(argument: string, context: LocalCommandContext): Promise<void> {
+  const { write, style } = context;
+  const { modes, configOptions } = context.surface();
+  const option = configOptions.find((candidate) => candidate.category === "mode" && candidate.type === "select");
+  if (option) {
+    await selectCommand(option, argument, context);
+    return;
+  }
+  if (!modes) {
+    write(style.dim("This agent has no modes.\n"));
+    return;
+  }
+  if (argument === "") {
+    for (const mode of modes.availableModes) {
+      write(`  ${mode.id === modes.currentModeId ? "●" : " "} ${mode.id.padEnd(14)} ${style.dim(mode.description ?? mode.name)}\n`);
+    }
+    return;
+  }
+  const chosen = modes.availableModes.find((mode) => mode.id === argument || mode.name.toLowerCase() === argument.toLowerCase());
+  if (!chosen) {
+    write(style.dim(`No mode ${JSON.stringify(argument)}; /mode lists them.\n`));
+    return;
+  }
+  await context.setMode(chosen.id);
+  write(style.dim(`Mode: ${chosen.name}.\n`));
+}
+
+async function modelCommand(argument: string, context: LocalCommandContext): Promise<void> {
+  const option = context.surface().configOptions.find((candidate) => candidate.category === "model" && candidate.type === "select");
+  if (!option) {
+    context.write(context.style.dim("This agent offers no model choice.\n"));
+    return;
+  }
+  await selectCommand(option, argument, context);
+}
+
+/** Shows a select option's values (the current one marked), or sets it to `argument`. */
+async function selectCommand(option: acp.SessionConfigOption, argument: string, context: LocalCommandContext): Promise<void> {
+  const { write, style } = context;
+  if (option.type !== "select") {
+    return;
+  }
+  const values = option.options.flatMap((entry) => ("options" in entry ? entry.options : [entry]));
+  if (argument === "") {
+    for (const value of values) {
+      write(`  ${value.value === option.currentValue ? "●" : " "} ${value.value.padEnd(14)} ${style.dim(value.description ?? value.name)}\n`);
+    }
+    return;
+  }
+  const chosen = values.find((value) => value.value === argument || value.name.toLowerCase() === argument.toLowerCase());
+  if (!chosen) {
+    write(style.dim(`No ${option.name.toLowerCase()} ${JSON.stringify(argument)}; /${option.category === "mode" ? "mode" : "model"} lists them.\n`));
+    return;
+  }
+  await context.setConfigOption(option.id, chosen.value);
+  write(style.dim(`${option.name}: ${chosen.name}.\n`));
+}

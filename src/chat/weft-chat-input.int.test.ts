@@ -1,0 +1,272 @@
+// `weft chat`'s input in a real pseudo-terminal: lines typed while a turn streams are queued and
+// sent after it, a paste is one prompt, permission answers are single keys, chat's own commands
+// stay local while the agent's are sent, and forms are asked field by field.
+
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { afterEach, describe, expect, it } from "vitest";
+
+import { fixturesDir, repoRoot } from "../../test/support/agent-process.js";
+import { PtyProcess } from "../../test/support/pty.js";
+import { FakeModelServer, type ChatRequest } from "../testing/fake-model-server.js";
+
+let cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) {
+    await step();
+  }
+  cleanup = [];
+});
+
+const weft = join(repoRoot, "bin/weft.js");
+const lastUser = (request: ChatRequest) => {
+  const content = [...request.messages].reverse().find((message) => message.role === "user")?.content ?? "";
+  return typeof content === "string" ? content : JSON.stringify(content);
+};
+
+function temporary(prefix: string): string {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  cleanup.push(() => rmSync(path, { recursive: true, force: true }));
+  return path;
+}
+
+/** `weft chat` with weft's own agent on the fake model. */
+async function weftChat(script: Parameters<typeof FakeModelServer.start>[0], extra = "") {
+  const home = temporary("weft-home-");
+  const project = temporary("weft-chat-");
+  const model = await FakeModelServer.start(script);
+  cleanup.push(() => model.close());
+  const env = { XDG_STATE_HOME: home, WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url, NO_COLOR: "1", WEFT_LOG: "silent" };
+  const chat = new PtyProcess(`${process.execPath} ${weft} chat --cwd ${project} ${extra}`, { env });
+  cleanup.push(() => chat.kill());
+  return { chat, model, home, project, env };
+}
+
+describe("weft chat input", () => {
+  it("queues a line typed while a turn streams, without echoing it, and sends it when the turn ends", async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { chat, model } = await weftChat((request) =>
+      lastUser(request).includes("first")
+        ? { text: ["The first ", "answer ", "ends here."], beforeChunk: (index) => (index === 2 ? held : undefined) }
+        : { text: "The second answer." },
+    );
+    await chat.waitFor(/you › $/);
+    chat.type("first question\r");
+    await chat.waitFor(/weft › The first /);
+    const mark = chat.text.length;
+    chat.type("second question\r");
+    await chat.waitFor(/⧗ queued: second question\n/, mark);
+    release();
+    await chat.waitFor(/ends here\.\nyou › second question\n[\s\S]*weft › The second answer\.\nyou › $/, mark);
+    expect(model.requests.map(lastUser)).toEqual(["first question", "second question"]);
+    // Typed while the answer streamed, the line was not echoed into it.
+    expect(chat.text.slice(mark).match(/second question/g)).toHaveLength(2);
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+  });
+
+  it("sends a pasted block of three lines as one prompt, and a trailing backslash goes on to a new line", async () => {
+    const { chat, model } = await weftChat(() => ({ text: "Got it." }));
+    await chat.waitFor(/you › $/);
+    // A bracketed paste, delivered in pieces: it stays one prompt until Enter after the paste.
+    let mark = chat.text.length;
+    chat.type("\u001b[200~line one\r");
+    await chat.waitFor(/… $/, mark);
+    mark = chat.text.length;
+    chat.type("line two\r");
+    await chat.waitFor(/… $/, mark);
+    chat.type("line three\u001b[201~");
+    chat.type("\r");
+    await chat.waitFor(/Got it\.\nyou › $/);
+    chat.type("first part\\\r");
+    await chat.waitFor(/… $/);
+    chat.type("second part\r");
+    await chat.waitFor(/Got it\.\n[\s\S]*Got it\.\nyou › $/);
+    mark = chat.text.length;
+    chat.type("alt one\u001b\r");
+    await chat.waitFor(/alt one\n… $/, mark);
+    chat.type("alt two\r");
+    await chat.waitFor(/Got it\.\nyou › $/, mark);
+    // Lines that arrive in one read (a paste in a terminal without bracketed paste) are one prompt too.
+    chat.type("alpha\rbeta\rgamma\r");
+    await chat.waitFor(/Got it\.\n[\s\S]*Got it\.\n[\s\S]*Got it\.\n[\s\S]*Got it\.\nyou › $/);
+    expect(model.requests.map(lastUser)).toEqual(["line one\nline two\nline three", "first part\nsecond part", "alt one\nalt two", "alpha\nbeta\ngamma"]);
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+  });
+
+  it("keeps what is typed before the agent is ready and sends it once it is", async () => {
+    const project = temporary("weft-chat-");
+    // The agent starts only when the test opens this pipe, so the typing surely comes first.
+    const gate = join(temporary("weft-gate-"), "gate");
+    expect(spawnSync("mkfifo", [gate]).status).toBe(0);
+    const agent = `sh -c "cat ${gate} >/dev/null; exec ${process.execPath} --import ${import.meta.resolve("tsx")} ${fixturesDir}graph-agent.ts"`;
+    const chat = new PtyProcess(`${process.execPath} ${weft} chat --agent '${agent}' --cwd ${project}`, { env: { NO_COLOR: "1", XDG_STATE_HOME: temporary("weft-home-") }, cwd: repoRoot });
+    cleanup.push(() => chat.kill());
+    await chat.waitFor(/^$/);
+    chat.type("early words\r");
+    await chat.waitFor(/⧗ queued: early words\n/);
+    expect(chat.text).not.toContain("graph-agent in");
+    writeFileSync(gate, "go\n");
+    await chat.waitFor(/graph-agent in [^\n]*\nyou › early words\n[\s\S]*graph-agent › Hello from a graph\.\nyou › $/);
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+  });
+
+  it("keeps the prompts typed in a project, for the arrow keys in the next run", async () => {
+    const { chat, home, env, project } = await weftChat(() => ({ text: "Ready now." }));
+    await chat.waitFor(/you › $/);
+    chat.type("words to remember\r");
+    await chat.waitFor(/Ready now\.\nyou › $/);
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+    expect(readdirSync(join(home, "weft", "history"))).toHaveLength(1);
+
+    const again = new PtyProcess(`${process.execPath} ${weft} chat --cwd ${project}`, { env });
+    cleanup.push(() => again.kill());
+    await again.waitFor(/you › $/);
+    const mark = again.text.length;
+    again.type("\u001b[A");
+    await again.waitFor(/words to remember$/, mark);
+    again.type("\u0003\u0003");
+    expect(await again.exited).toBe(0);
+  });
+
+  it("answers a permission with a single key, without Enter", async () => {
+    const { chat, project } = await weftChat((request) =>
+      request.messages.at(-1)?.role === "tool" ? { text: "Saved." } : { toolCalls: [{ name: "write_file", arguments: { path: "note.txt", content: "hi\n" }, id: "w" }] },
+    );
+    await chat.waitFor(/you › $/);
+    chat.type("write a note\r");
+    await chat.waitFor(/Allow Write note\.txt\?.*› $/);
+    chat.type("y");
+    await chat.waitFor(/› y\n[\s\S]*✓ Write note\.txt[\s\S]*weft › Saved\.\nyou › $/);
+    expect(readFileSync(join(project, "note.txt"), "utf8")).toBe("hi\n");
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+  });
+
+  it("makes no session until the first prompt", async () => {
+    const { chat, env, project } = await weftChat(() => ({ text: "unused" }));
+    await chat.waitFor(/you › $/);
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+    const listed = spawnSync(process.execPath, [weft, "chat", "--cwd", project, "--list"], { env: { ...process.env, ...env }, encoding: "utf8" });
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toMatch(/^No sessions in /);
+  });
+
+  it("prints the header of a resumed session before its replay", async () => {
+    const { chat, env, project } = await weftChat(() => ({ text: "Noted." }));
+    await chat.waitFor(/you › $/);
+    chat.type("remember this\r");
+    await chat.waitFor(/Noted\.\nyou › $/);
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+    const listed = spawnSync(process.execPath, [weft, "chat", "--cwd", project, "--list"], { env: { ...process.env, ...env }, encoding: "utf8" });
+    const sessionId = /^(sess_\w+)/m.exec(listed.stdout)?.[1];
+    expect(sessionId).toBeDefined();
+    const resumed = new PtyProcess(`${process.execPath} ${weft} chat --cwd ${project} --resume ${sessionId}`, { env });
+    cleanup.push(() => resumed.kill());
+    await resumed.waitFor(/\(session sess_\w+\)[^\n]*\nyou › remember this\nweft › Noted\.\n[\s\S]*you › $/);
+    resumed.type("\u0004");
+    expect(await resumed.exited).toBe(0);
+  });
+});
+
+describe("weft chat's commands and forms", () => {
+  it("completes and sends the agent's slash commands, and answers /help itself", async () => {
+    const model = await FakeModelServer.start((request) => ({ text: `You said: ${lastUser(request)}` }));
+    cleanup.push(() => model.close());
+    const project = temporary("weft-chat-");
+    const agent = `${process.execPath} --import ${import.meta.resolve("tsx")} ${fixturesDir}surface-agent.ts`;
+    const chat = new PtyProcess(`${process.execPath} ${weft} chat --agent '${agent}' --cwd ${project}`, {
+      env: { NO_COLOR: "1", FAKE_MODEL_URL: model.url, XDG_STATE_HOME: temporary("weft-home-") },
+      cwd: repoRoot,
+    });
+    cleanup.push(() => chat.kill());
+    await chat.waitFor(/you › $/);
+    chat.type("hello\r");
+    await chat.waitFor(/You said: hello\n(?:.*tokens.*\n)?you › $/);
+    let mark = chat.text.length;
+    chat.type("/rev\t");
+    await chat.waitFor(/\/review $/, mark);
+    chat.type("main.ts\r");
+    await chat.waitFor(/You said: Review main\.ts and say what you would change\.\n(?:.*tokens.*\n)?you › $/, mark);
+    const sent = model.requests.length;
+
+    mark = chat.text.length;
+    chat.type("/help\r");
+    await chat.waitFor(/chat's commands\n[\s\S]*\/quit[\s\S]*the agent's commands[\s\S]*\/review\s+Reviews a file\.[\s\S]*you › $/, mark);
+    // The agent's own /help would have answered "Commands: …"; the local one sent nothing.
+    expect(chat.text.slice(mark)).not.toContain("Commands: /help");
+    expect(model.requests.length).toBe(sent);
+
+    // /model shows the session's model option and sets it; the next prompt goes to that model.
+    mark = chat.text.length;
+    chat.type("/model\r");
+    await chat.waitFor(/● fast\s+Fast model\n\s+smart\s+Smart model\nyou › $/, mark);
+    mark = chat.text.length;
+    chat.type("/model smart\r");
+    await chat.waitFor(/: Smart model\.\nyou › $/, mark);
+    expect(model.requests.length).toBe(sent);
+    chat.type("hello again\r");
+    await chat.waitFor(/You said: hello again\n(?:.*tokens.*\n)?you › $/, mark);
+    expect(model.requests.at(-1)?.model).toBe("smart-model");
+    chat.type("/quit\r");
+    expect(await chat.exited).toBe(0);
+  });
+
+  it("shows and sets the session's mode with /mode, without a prompt to the agent", async () => {
+    const { chat, model } = await weftChat(() => ({ text: "unused" }));
+    await chat.waitFor(/you › $/);
+    let mark = chat.text.length;
+    chat.type("/mode\r");
+    await chat.waitFor(/● ask[\s\S]*\s{2}plan [\s\S]*you › $/, mark);
+    mark = chat.text.length;
+    chat.type("/mode plan\r");
+    await chat.waitFor(/: Plan\.\nyou › $/, mark);
+    mark = chat.text.length;
+    chat.type("/mode\r");
+    await chat.waitFor(/\s{2}ask [\s\S]*● plan [\s\S]*you › $/, mark);
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it("asks a form from the agent field by field", async () => {
+    const project = temporary("weft-chat-");
+    const agent = `${process.execPath} --import ${import.meta.resolve("tsx")} ${fixturesDir}graph-agent.ts`;
+    const chat = new PtyProcess(`${process.execPath} ${weft} chat --agent '${agent}' --cwd ${project}`, {
+      env: { NO_COLOR: "1", XDG_STATE_HOME: temporary("weft-home-") },
+      cwd: repoRoot,
+    });
+    cleanup.push(() => chat.kill());
+    await chat.waitFor(/you › $/);
+    chat.type("form please\r");
+    await chat.waitFor(/\? Which colour\?[^\n]*\n\s+colour \(1\) red {2}2\) green\): $/);
+    chat.type("\r");
+    await chat.waitFor(/This field is required\.\n\s+colour \(1\) red {2}2\) green\): $/);
+    chat.type("blue\r");
+    await chat.waitFor(/Choose one of red, green\.\n\s+colour \(1\) red {2}2\) green\): $/);
+    chat.type("2\r");
+    await chat.waitFor(/graph-agent › You chose green\.\nyou › $/);
+    const mark = chat.text.length;
+    chat.type("form again\r");
+    await chat.waitFor(/colour \(1\) red {2}2\) green\): $/, mark);
+    chat.type("/decline\r");
+    await chat.waitFor(/No colour \(decline\)\.\nyou › $/, mark);
+    // The answers are not prompts: the up arrow recalls the last prompt, not "/decline".
+    const recalled = chat.text.length;
+    chat.type("\u001b[A");
+    await chat.waitFor(/form again$/, recalled);
+    chat.type("\u0015");
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+    expect(existsSync(project)).toBe(true);
+  });
+});
