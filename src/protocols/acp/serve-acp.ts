@@ -242,6 +242,14 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
     await options.editor?.openSession?.(record.info);
     return session;
   };
+  /** Opens a stored session for a load or resume, writing it back first when its other directories `moved`. */
+  const reopen = async (record: AcpSessionRecord, moved: boolean, answered: Promise<void>, offered: ConfigOptions): Promise<LiveSession> => {
+    const session = await open(record, answered, offered);
+    if (moved) {
+      await fromStore(() => session.persist());
+    }
+    return session;
+  };
   /** A stored session as a load or resume opens it; `moved` when its other directories are not the ones it had. */
   const loadRecord = async (params: acp.LoadSessionRequest | acp.ResumeSessionRequest): Promise<{ record: AcpSessionRecord; moved: boolean }> => {
     const { sessionId, cwd } = params;
@@ -320,10 +328,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
       const offered = await sessionOptions();
       const answer = answerWritten();
       try {
-        const session = await open(record, answer.written, offered);
-        if (moved) {
-          await fromStore(() => session.persist());
-        }
+        const session = await reopen(record, moved, answer.written, offered);
         logger.info("Session started", { method: "session/load", sessionId: params.sessionId, cwd: params.cwd, messages: record.history.length, carriesOn: Boolean(record.turn) });
         await session.replay();
         // A turn the agent was in the middle of when it stopped goes on now; the load answers when
@@ -340,10 +345,7 @@ export function serveAcp(graph: ProtocolGraph, streams: AcpStreams, options: Acp
       const offered = await sessionOptions();
       const answer = answerWritten();
       try {
-        const session = await open(record, answer.written, offered);
-        if (moved) {
-          await fromStore(() => session.persist());
-        }
+        const session = await reopen(record, moved, answer.written, offered);
         logger.info("Session started", { method: "session/resume", sessionId: params.sessionId, cwd: params.cwd, messages: record.history.length });
         session.announce({ title: true });
         return session.config.announce();
