@@ -11,7 +11,8 @@ import type { AgentRunContext } from "../agent/create-agent.js";
 import { WeftError } from "../errors/weft-error.js";
 import type { RunConfig } from "../graph/run-outcome.js";
 import { knownModel, type ModelPrices } from "../models/known-models.js";
-import { OLLAMA_BASE_URL, parseModelSpec, resolveModel } from "../models/resolve-model.js";
+import { lazyModel } from "../models/lazy-model.js";
+import { OLLAMA_BASE_URL, parseModelSpec } from "../models/resolve-model.js";
 import { listServerModels, SERVER_MODELS_TIMEOUT_MS } from "../models/server-models.js";
 import type { AcpConfigChoice, AcpConfigOption } from "../protocols/acp/config-options.js";
 import type { AcpUsageOptions } from "../protocols/acp/usage.js";
@@ -261,23 +262,5 @@ function readKey(choice: ModelChoice): string | undefined {
 
 /** A model that reads its key and loads its provider when first called. */
 function lazyChoice(choice: ModelChoice): LanguageModelV3 {
-  const { provider, modelId } = parseModelSpec(choice.model);
-  let loaded: Promise<LanguageModelV3> | undefined;
-  const load = () => {
-    loaded ??= Promise.resolve()
-      .then(() => resolveModel(choice.model, { apiKey: readKey(choice), baseURL: choice.baseURL }))
-      .catch((error: unknown) => {
-        loaded = undefined;
-        throw error;
-      });
-    return loaded;
-  };
-  return {
-    specificationVersion: "v3",
-    provider,
-    modelId,
-    supportedUrls: {},
-    doStream: async (call) => (await load()).doStream(call),
-    doGenerate: async (call) => (await load()).doGenerate(call),
-  };
+  return lazyModel(choice.model, () => ({ apiKey: readKey(choice), baseURL: choice.baseURL }));
 }
