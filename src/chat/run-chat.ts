@@ -11,6 +11,7 @@ import { askForm } from "./input/ask-form.js";
 import { ChatInput } from "./input/chat-input.js";
 import { localCommandNames, runLocalCommand } from "./input/local-commands.js";
 import { historyPath, loadHistory, saveHistory } from "./input/prompt-history.js";
+import { answerLocally } from "./local-access.js";
 import { LocalFiles } from "./local-files.js";
 import { LocalTerminals } from "./local-terminals.js";
 import { markdownFor } from "./markdown.js";
@@ -101,7 +102,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
     },
   });
   chat.input = input;
-  const connection = acp
+  // The agent's updates and questions; its fs/* and terminal/* requests go to answerLocally().
+  const app = acp
     .client({ name: "weft-chat" })
     .onNotification(acp.methods.client.session.update, ({ params }) => {
       spinner.stop();
@@ -128,15 +130,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
         spinner.start("working…");
       }
       return answer;
-    })
-    .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => files.read(params))
-    .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => files.write(params))
-    .onRequest(acp.methods.client.terminal.create, ({ params }) => terminals.create(params))
-    .onRequest(acp.methods.client.terminal.output, ({ params }) => terminals.output(params))
-    .onRequest(acp.methods.client.terminal.waitForExit, ({ params }) => terminals.waitForExit(params))
-    .onRequest(acp.methods.client.terminal.kill, ({ params }) => terminals.kill(params))
-    .onRequest(acp.methods.client.terminal.release, ({ params }) => terminals.release(params))
-    .connect(acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
+    });
+  const connection = answerLocally(app, files, terminals).connect(acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
   const agent = connection.agent;
 
   const leave = async (code: number) => {

@@ -8,6 +8,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { AgentProcess } from "./agent-process.js";
 import { type ApprovalPolicy, policyAllows, policyOutcome } from "./approval-policy.js";
 import { ChatSessions } from "./chat-sessions.js";
+import { answerLocally } from "./local-access.js";
 import { LocalFiles } from "./local-files.js";
 import { LocalTerminals } from "./local-terminals.js";
 import { EXIT_CODES, exitCodeOf } from "./prompt-exit-codes.js";
@@ -74,7 +75,8 @@ export async function runPrompt(options: PromptRunOptions): Promise<number> {
   const denied: string[] = [];
   let replaying = false;
 
-  const connection = acp
+  // The agent's updates and questions; its fs/* and terminal/* requests go to answerLocally().
+  const app = acp
     .client({ name: "weft-chat" })
     .onNotification(acp.methods.client.session.update, ({ params }) => {
       const update = params.update;
@@ -98,15 +100,8 @@ export async function runPrompt(options: PromptRunOptions): Promise<number> {
       }
       say(`${allow ? "allowed" : "denied"} ${title} (${kind ?? "other"}) by --approve ${options.approve}`);
       return { outcome: policyOutcome(allow, params.options) };
-    })
-    .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => files.read(params))
-    .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => files.write(params))
-    .onRequest(acp.methods.client.terminal.create, ({ params }) => terminals.create(params))
-    .onRequest(acp.methods.client.terminal.output, ({ params }) => terminals.output(params))
-    .onRequest(acp.methods.client.terminal.waitForExit, ({ params }) => terminals.waitForExit(params))
-    .onRequest(acp.methods.client.terminal.kill, ({ params }) => terminals.kill(params))
-    .onRequest(acp.methods.client.terminal.release, ({ params }) => terminals.release(params))
-    .connect(acp.ndJsonStream(agentProcess.writable, agentProcess.readable));
+    });
+  const connection = answerLocally(app, files, terminals).connect(acp.ndJsonStream(agentProcess.writable, agentProcess.readable));
   const agent = connection.agent;
   /** A request that fails if the agent exits first. */
   const whileAlive = <T>(request: Promise<T>): Promise<T> =>
