@@ -18,7 +18,7 @@ export const EXIT_CODES = {
   maxTokens: 5,
   /** The agent hit its limit of model requests in one turn (stop reason max_turn_requests). */
   maxTurnRequests: 6,
-  /** The turn was cancelled (Ctrl-C, SIGTERM; stop reason cancelled). */
+  /** The turn was cancelled (Ctrl-C, SIGTERM, its output closed by the reader; stop reason cancelled). */
   cancelled: 7,
 } as const;
 

@@ -50,9 +50,17 @@ export async function runPrompt(options: PromptRunOptions): Promise<number> {
     options.errors.write(`weft chat: ${text}\n`);
   };
   const json = options.format === "json";
+  // A reader that goes away (`| head`) closes the output: nothing more is written, and the turn is
+  // cancelled as if by Ctrl-C (see below), instead of an EPIPE crashing chat.
+  let outputClosed = false;
+  const print = (text: string) => {
+    if (!outputClosed) {
+      options.output.write(text);
+    }
+  };
   const printLine = (line: string) => {
     if (isJsonObject(line)) {
-      options.output.write(`${line}\n`);
+      print(`${line}\n`);
     } else if (line.trim() !== "") {
       say(`the agent wrote a line that is not an ACP message: ${line.slice(0, 200)}`);
     }
@@ -65,9 +73,7 @@ export async function runPrompt(options: PromptRunOptions): Promise<number> {
     return EXIT_CODES.agentFailed;
   }
   const color = Boolean(options.output.isTTY) && !(options.env ?? process.env).NO_COLOR;
-  const renderer = new UpdateRenderer((text) => {
-    options.output.write(text);
-  }, terminalStyle(color));
+  const renderer = new UpdateRenderer(print, terminalStyle(color));
   const files = new LocalFiles(options.cwd);
   const terminals = new LocalTerminals(options.cwd);
   /** Tool call kinds by id, for a permission request that does not repeat its call's kind. */
@@ -124,6 +130,14 @@ export async function runPrompt(options: PromptRunOptions): Promise<number> {
   };
   process.on("SIGINT", interrupt);
   process.on("SIGTERM", interrupt);
+  const outputFailed = () => {
+    if (!outputClosed) {
+      outputClosed = true;
+      say("the output was closed; cancelling the turn");
+      interrupt();
+    }
+  };
+  options.output.on("error", outputFailed);
 
   const turn = async (): Promise<number> => {
     const init = await whileAlive(
@@ -194,6 +208,7 @@ export async function runPrompt(options: PromptRunOptions): Promise<number> {
   }
   process.off("SIGINT", interrupt);
   process.off("SIGTERM", interrupt);
+  options.output.off("error", outputFailed);
   terminals.dispose();
   await agentProcess.stop(code === EXIT_CODES.cancelled && interrupts > 1 ? 0 : 3_000);
   connection.close();

@@ -206,6 +206,22 @@ describe("weft chat, one shot", () => {
     expect(run.stderr).toContain("the turn ended: cancelled");
   });
 
+  it("a reader that closes the output (| head) cancels the turn, with the cancelled code and no crash", async () => {
+    // A long reply, so chat goes on writing after the reader has gone.
+    const { weft } = await setUp([{ text: ["Once upon a time ", ...Array.from({ length: 400 }, () => "and then ")], chunkDelayMs: 20 }]);
+    let closed = false;
+    const run = await weft(["-p", "tell me a story", "--format", "json"], "", (child, stdout) => {
+      if (!closed && stdout.includes("Once upon a time")) {
+        closed = true;
+        child.stdout?.destroy();
+      }
+    });
+    expect(closed).toBe(true);
+    expect(run.stderr).toContain("the output was closed; cancelling the turn");
+    expect(run.stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(run.status).toBe(EXIT_CODES.cancelled);
+  });
+
   it("--format json with --approve none shows the permission request and the rejection chat answered it with", async () => {
     const { project, weft } = await setUp(writesNotes);
     const run = await weft(["-p", "write a note", "--approve", "none", "--format", "json"]);
