@@ -17,9 +17,15 @@ const host = hostname();
 /** Owners holding a lease in this process right now. */
 const liveOwners = new Set<string>();
 
-/** Marks `owner` as holding a lease from this process (until `dropOwner`). */
-export function holdOwner(owner: string): void {
+/**
+ * Marks `owner` as holding a lease from this process (until `dropOwner`); false if it already was.
+ * Mark it before writing the lease: a reader in this process that sees the new lease must find its
+ * owner live, or it would take the lease for a dead one's and claim it too.
+ */
+export function holdOwner(owner: string): boolean {
+  const added = !liveOwners.has(owner);
   liveOwners.add(owner);
+  return added;
 }
 
 /** This process no longer holds anything as `owner`, even if its lease record could not be cleared. */

@@ -198,14 +198,25 @@ class Runner<C extends ChannelMap, I> {
       if (read?.head.pending && this.mode.kind !== "run") {
         head.pending = read.head.pending;
       }
-      const revision = await this.graph.threads.writeHead(this.threadId, head, read?.revision ?? 0);
+      const added = holdOwner(this.options.runId);
+      let revision: number | undefined;
+      try {
+        revision = await this.graph.threads.writeHead(this.threadId, head, read?.revision ?? 0);
+      } catch (error) {
+        if (added) {
+          dropOwner(this.options.runId);
+        }
+        throw error;
+      }
       if (revision !== undefined) {
         this.head = head;
         this.headRevision = revision;
         this.claimed = true;
-        holdOwner(this.options.runId);
         this.startHeartbeat();
         return true;
+      }
+      if (added) {
+        dropOwner(this.options.runId);
       }
       read = await this.graph.threads.readHead(this.threadId);
     }

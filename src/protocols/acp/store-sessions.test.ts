@@ -128,3 +128,44 @@ describe("storeAcpSessions' layout", () => {
     expect(await messageKeys(store, "sess_1")).toEqual(["m:000000000"]);
   });
 });
+
+describe("a claim racing another view of the same process", () => {
+  it("is not given twice when the other view reads the lease before the claim's write has answered", async () => {
+    const shared = new MemoryStore();
+    let hold: Promise<void> | undefined;
+    let written: (() => void) | undefined;
+    // The first view's lease write lands in the store at once, but answers only when the test says.
+    const slow: Store = new Proxy(shared, {
+      get(target, property, receiver) {
+        if (property === "compareAndPut") {
+          return async (...args: Parameters<Store["compareAndPut"]>) => {
+            const revision = await target.compareAndPut(...args);
+            if (hold && args[1] === "lease") {
+              written?.();
+              await hold;
+            }
+            return revision;
+          };
+        }
+        const member: unknown = Reflect.get(target, property, receiver);
+        return typeof member === "function" ? (member as (...args: unknown[]) => unknown).bind(target) : member;
+      },
+    });
+    const first = storeAcpSessions(slow);
+    const second = storeAcpSessions(shared);
+    await first.put(sessionRecord("sess_1"));
+    let answer!: () => void;
+    hold = new Promise((resolve) => (answer = resolve));
+    const landed = new Promise<void>((resolve) => (written = resolve));
+    const claiming = first.claim("sess_1");
+    await landed;
+    // The lease is in the store and its claim has not answered yet: the other view must see it held.
+    const other = await second.claim("sess_1");
+    hold = undefined;
+    answer();
+    const claim = await claiming;
+    expect(claim).toBeDefined();
+    expect(other).toBeUndefined();
+    await claim?.release();
+  });
+});

@@ -308,14 +308,20 @@ class StoredSessions implements SharedAcpSessionStore {
     if (current && leaseHeld(current.value as unknown as Lease)) {
       return undefined;
     }
-    let revision = await this.store.compareAndPut(namespace, "lease", newLease(owner, this.leaseMs) as unknown as JsonValue, {
-      expected: current?.revision ?? 0,
-      ttlMs: this.leaseMs,
-    });
+    holdOwner(owner);
+    let revision = await this.store
+      .compareAndPut(namespace, "lease", newLease(owner, this.leaseMs) as unknown as JsonValue, {
+        expected: current?.revision ?? 0,
+        ttlMs: this.leaseMs,
+      })
+      .catch((error: unknown) => {
+        dropOwner(owner);
+        throw error;
+      });
     if (revision === undefined) {
+      dropOwner(owner);
       return undefined;
     }
-    holdOwner(owner);
     const renew = setInterval(() => {
       void this.store
         .compareAndPut(namespace, "lease", newLease(owner, this.leaseMs) as unknown as JsonValue, { expected: revision ?? 0, ttlMs: this.leaseMs })
