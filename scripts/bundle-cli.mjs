@@ -8,8 +8,8 @@ import { join } from "node:path";
 
 import { build } from "esbuild";
 
-// marked and marked-terminal render markdown in `weft chat` only.
-const lazy = ["better-sqlite3", "pg", "ioredis", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "marked", "marked-terminal"];
+// marked, marked-terminal and chalk render markdown in `weft chat` only.
+const lazy = ["better-sqlite3", "pg", "ioredis", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "marked", "marked-terminal", "chalk"];
 
 rmSync("dist/bundle", { recursive: true, force: true });
 

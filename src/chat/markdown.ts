@@ -2,6 +2,8 @@
 // marked-terminal (headings, emphasis, highlighted code, lists, tables, links), wrapped to the
 // terminal's width, and a splitter that finds which blocks of a streamed reply are complete.
 
+import type { ChalkInstance } from "chalk";
+
 /** Renders complete markdown blocks as terminal text for a terminal so many columns wide. */
 export interface MarkdownRender {
   /** The blocks as terminal text, with no trailing newline. */
@@ -28,12 +30,19 @@ export async function markdownFor(output: { isTTY?: boolean | undefined; columns
   }
   let modules;
   try {
-    modules = await Promise.all([import("marked"), import("marked-terminal")]);
+    modules = await Promise.all([import("marked"), import("marked-terminal"), import("chalk")]);
   } catch {
     // Without the packages (a broken install) replies are plain; the promise never rejects.
     return undefined;
   }
-  const [{ Marked }, { markedTerminal }] = modules;
+  const [{ Marked }, { markedTerminal }, { default: chalk }] = modules;
+  // We have decided this output gets colour. chalk decides for itself from the environment (it
+  // turns colour off where CI is set, say), and marked-terminal styles and highlights with chalk's
+  // shared instance, so tell it.
+  if (chalk.level === 0) {
+    chalk.level = 1;
+  }
+  const highlight = { theme: codeTheme(chalk) };
   let width = 0;
   let marked = new Marked();
   // A pseudo-terminal that was never sized reports 0 columns.
@@ -44,10 +53,40 @@ export async function markdownFor(output: { isTTY?: boolean | undefined; columns
       const wanted = Math.max(20, columns() - 2);
       if (wanted !== width) {
         width = wanted;
-        marked = new Marked(markedTerminal({ width, reflowText: true, showSectionPrefix: false, emoji: false, tab: 2 }));
+        marked = new Marked(markedTerminal({ width, reflowText: true, showSectionPrefix: false, emoji: false, tab: 2 }, highlight));
       }
       return (marked.parse(markdown, { async: false }) as string).replace(/\s+$/, "");
     },
+  };
+}
+
+/**
+ * Colours for highlighted code. cli-highlight, which marked-terminal highlights with, brings its
+ * own chalk that decides on colour apart from ours, so the styles come from ours.
+ */
+function codeTheme(chalk: ChalkInstance): Record<string, (text: string) => string> {
+  return {
+    keyword: chalk.blue,
+    built_in: chalk.cyan,
+    type: chalk.cyan.dim,
+    literal: chalk.blue,
+    number: chalk.green,
+    regexp: chalk.red,
+    string: chalk.red,
+    class: chalk.blue,
+    function: chalk.yellow,
+    comment: chalk.green,
+    doctag: chalk.green,
+    meta: chalk.gray,
+    tag: chalk.gray,
+    name: chalk.blue,
+    attr: chalk.cyan,
+    emphasis: chalk.italic,
+    strong: chalk.bold,
+    link: chalk.underline,
+    addition: chalk.green,
+    deletion: chalk.red,
+    default: (text) => text,
   };
 }
 
