@@ -42,6 +42,7 @@ export type WeftErrorCode =
   | "prompt_too_large"
   | "invalid_cwd"
   | "invalid_directory"
+  | "directory_not_allowed"
   | "invalid_cursor"
   | "invalid_config_value"
   | "command_failed"

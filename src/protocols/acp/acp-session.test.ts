@@ -107,7 +107,7 @@ describe("LiveSession", () => {
     record.history.push({ id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] }, { id: "a1", role: "assistant", parts: [{ type: "text", text: "hello" }] });
     const test = testParts(new ScriptedGraph([]), { record });
     const session = new LiveSession(test.parts);
-    await session.replay();
+    await session.replay(test.parts.updates);
     await session.say("Reconnected.");
     expect(test.updates).toEqual([
       { sessionUpdate: "user_message_chunk", content: { type: "text", text: "hi" }, messageId: "u1" },

@@ -6,17 +6,21 @@
 // session-usage.ts, session-title.ts), and the turn itself (turn.ts, carry-on.ts);
 // session-parts.ts makes them.
 
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+
 import { carryOnTurn } from "./carry-on.js";
 import { createMessageId } from "../../graph/messages.js";
 import type { AcpContentBlock } from "./content.js";
 import type { AcpNotice } from "./editor-bridge.js";
 import { noticeUpdate } from "./notices.js";
+import { type ConnectionLink, SessionClients } from "./session-clients.js";
 import type { SessionCommands } from "./session-commands.js";
 import type { SessionConfig } from "./session-config.js";
 import type { AcpSessionInfo } from "./session-store.js";
 import { startTurn, type TurnParts } from "./turn.js";
 import { ended as endedWith, failed, type TurnEnd } from "./turn-end.js";
 import { TurnQueue } from "./turn-queue.js";
+import type { UpdateSink } from "./update-sink.js";
 import { eachReplayUpdate } from "./updates.js";
 
 export type { AcpStopReason } from "./turn-end.js";
@@ -27,6 +31,8 @@ export class LiveSession {
   constructor(
     /** The session's parts, which its turns work with. */
     private readonly parts: TurnParts,
+    /** The connections the session is open in. */
+    readonly clients: SessionClients = new SessionClients(parts.session.id, false),
   ) {}
 
   get id(): string {
@@ -78,38 +84,18 @@ export class LiveSession {
    * comes while a turn runs waits for it (a `session/cancel` also withdraws prompts already
    * waiting). With a store that processes share, the turn first claims the session.
    */
-  async prompt(blocks: AcpContentBlock[], requestSignal: AbortSignal): Promise<TurnEnd> {
+  async prompt(blocks: AcpContentBlock[], requestSignal: AbortSignal, from?: { link: ConnectionLink; shown: readonly SessionUpdate[] }): Promise<TurnEnd> {
     const started = Date.now();
     const ended = (fields: Record<string, unknown>) => ({ sessionId: this.id, ...fields, durationMs: Date.now() - started });
     let end: TurnEnd | "withdrawn";
     try {
       end = await this.queue.run(requestSignal, async (signal) => {
         this.parts.logger.info("Turn started", { sessionId: this.id, blocks: blocks.length });
-        let prompt: { blocks: AcpContentBlock[]; input?: unknown } = { blocks };
-        const matched = this.parts.commands.match(blocks);
-        if (matched) {
-          this.parts.logger.info("Command run", { sessionId: this.id, command: matched.command.name });
-          const outcome = await this.parts.commands.run(matched, blocks, signal);
-          if (signal.aborted) {
-            return endedWith("cancelled");
-          }
-          if ("error" in outcome) {
-            return failed(outcome.error);
-          }
-          if ("reply" in outcome) {
-            await this.reply(outcome.reply);
-            return endedWith("end_turn");
-          }
-          prompt = outcome;
-        }
-        const claim = await this.parts.session.claim();
-        if (!claim.claimed) {
-          return failed(claim.error);
-        }
+        this.clients.beginTurn(from?.shown ?? [], (link) => link === from?.link);
         try {
-          return await startTurn(this.parts, prompt.blocks, signal, prompt.input);
+          return await this.runPrompt(blocks, signal);
         } finally {
-          await claim.release();
+          this.clients.endTurn();
         }
       });
     } catch (error) {
@@ -128,6 +114,36 @@ export class LiveSession {
     return result;
   }
 
+  /** A prompt's turn, or the slash command it names, once it is the session's turn. */
+  private async runPrompt(blocks: AcpContentBlock[], signal: AbortSignal): Promise<TurnEnd> {
+    let prompt: { blocks: AcpContentBlock[]; input?: unknown } = { blocks };
+    const matched = this.parts.commands.match(blocks);
+    if (matched) {
+      this.parts.logger.info("Command run", { sessionId: this.id, command: matched.command.name });
+      const outcome = await this.parts.commands.run(matched, blocks, signal);
+      if (signal.aborted) {
+        return endedWith("cancelled");
+      }
+      if ("error" in outcome) {
+        return failed(outcome.error);
+      }
+      if ("reply" in outcome) {
+        await this.reply(outcome.reply);
+        return endedWith("end_turn");
+      }
+      prompt = outcome;
+    }
+    const claim = await this.parts.session.claim();
+    if (!claim.claimed) {
+      return failed(claim.error);
+    }
+    try {
+      return await startTurn(this.parts, prompt.blocks, signal, prompt.input);
+    } finally {
+      await claim.release();
+    }
+  }
+
   /**
    * Carries on the turn the session was in the middle of when its agent stopped (see
    * carry-on.ts). Resolves when the turn has ended or waits for the person; `session/load`
@@ -138,17 +154,28 @@ export class LiveSession {
       return;
     }
     await this.queue.run(undefined, async (signal) => {
-      const claim = await this.parts.session.claim();
-      if (!claim.claimed) {
-        this.parts.logger.warn("The interrupted turn was not carried on", { sessionId: this.id, error: String(claim.error) });
-        return;
-      }
+      const { turn } = this.parts.session.record;
+      // The connection that loads the session has seen the turn's prompt in the replay; one that joins later sees it too.
+      this.clients.beginTurn(turn ? [...eachReplayUpdate([turn.user], this.parts.view)] : [], () => true);
       try {
-        await carryOnTurn(this.parts, signal);
+        await this.carryOnClaimed(signal);
       } finally {
-        await claim.release();
+        this.clients.endTurn();
       }
     });
+  }
+
+  private async carryOnClaimed(signal: AbortSignal): Promise<void> {
+    const claim = await this.parts.session.claim();
+    if (!claim.claimed) {
+      this.parts.logger.warn("The interrupted turn was not carried on", { sessionId: this.id, error: String(claim.error) });
+      return;
+    }
+    try {
+      await carryOnTurn(this.parts, signal);
+    } finally {
+      await claim.release();
+    }
   }
 
   /** Cancels the running turn and the prompts waiting behind it. */
@@ -156,12 +183,48 @@ export class LiveSession {
     this.queue.cancel();
   }
 
-  /** Sends the updates that replay the conversation; resolves when they are all written. */
-  async replay(): Promise<void> {
-    const { session, updates, view } = this.parts;
+  /** Sends the updates that replay the conversation to one connection; resolves when they are all written. */
+  async replay(to: UpdateSink): Promise<void> {
+    const { session, view } = this.parts;
     const { history, turn } = session.record;
     const runningFrom = turn ? history.findIndex((message) => message.id === turn.user.id) : -1;
-    await updates.sendAll(eachReplayUpdate(history, view, runningFrom >= 0 ? { runningFrom } : {}));
+    await to.sendAll(eachReplayUpdate(history, view, runningFrom >= 0 ? { runningFrom } : {}));
+  }
+
+  /**
+   * Opens the session, open already, in one more connection: replays the conversation to it and,
+   * while a turn goes on, what the turn has sent so far, then sends it what comes next, so it sees
+   * every update once. Resolves once it is open there.
+   */
+  async join(link: ConnectionLink, to: UpdateSink): Promise<void> {
+    const { session, view } = this.parts;
+    let sent = 0;
+    for (;;) {
+      const { history, turn } = session.record;
+      const soFar = this.clients.turnSoFar();
+      const running = soFar && turn ? history.findIndex((message) => message.id === turn.user.id) : -1;
+      // The conversation before the turn going on does not change while it runs; a turn that ends
+      // while it is written is then written from the conversation too.
+      const upTo = soFar ? (running >= 0 ? running : history.length) : history.length;
+      if (upTo > sent) {
+        await to.sendAll(eachReplayUpdate(history.slice(sent, upTo), view));
+        sent = upTo;
+        continue;
+      }
+      // From here to the attach nothing else runs, so no update falls between them.
+      for (const update of soFar ?? []) {
+        void to.send(update);
+      }
+      this.clients.attach(link);
+      return;
+    }
+  }
+
+  /** Resolves once no turn runs and no prompt waits. */
+  async settled(): Promise<void> {
+    while (this.queue.busy) {
+      await this.queue.run(undefined, () => Promise.resolve());
+    }
   }
 
   /** Writes the session's record; see StoredSession.persist. */

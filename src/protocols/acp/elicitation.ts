@@ -2,10 +2,11 @@
 // (and to a tool call when one asks). Only for an editor that advertised `elicitation.form`. Its
 // answer is a value: accepted with checked content, declined, cancelled, withdrawn, or failed.
 
-import { type AgentContext, type ElicitationSchema, methods, RequestError } from "@agentclientprotocol/sdk";
+import { type ElicitationSchema, methods, RequestError } from "@agentclientprotocol/sdk";
 
 import type { JsonObject } from "../../types/json.js";
 import { formContent } from "./form-schema.js";
+import type { SessionClient } from "./session-clients.js";
 
 /** A form to show: what it asks, its fields, and the tool call it belongs to, if any. */
 export interface FormRequest {
@@ -31,7 +32,7 @@ export type FormOutcome =
  * Shows a form. When `signal` aborts (the turn was cancelled), the SDK withdraws the request with
  * `$/cancel_request` and this resolves at once with `withdrawn`; nothing waits on the editor.
  */
-export async function requestForm(client: AgentContext, sessionId: string, form: FormRequest, signal: AbortSignal): Promise<FormOutcome> {
+export async function requestForm(client: SessionClient, sessionId: string, form: FormRequest, signal: AbortSignal): Promise<FormOutcome> {
   try {
     const scope = form.toolCallId === undefined ? { sessionId } : { sessionId, toolCallId: form.toolCallId };
     const response = await client.request(

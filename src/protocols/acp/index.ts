@@ -34,6 +34,7 @@ export {
   MemoryAcpSessionStore,
   type AcpSessionClaim,
   type AcpSessionInfo,
+  type AcpSessionQuery,
   type AcpSessionRecord,
   type AcpSessionStore,
   type AcpSessionSummary,

@@ -3,7 +3,9 @@
 // "Edit first" when the call's input can be edited in a form. Anything but an explicit allow
 // (or edit first) counts as no: an error, an unknown option, a cancelled request.
 
-import { type AgentContext, methods, type PermissionOption, RequestError, type ToolCallUpdate } from "@agentclientprotocol/sdk";
+import { methods, type PermissionOption, RequestError, type ToolCallUpdate } from "@agentclientprotocol/sdk";
+
+import type { SessionClient } from "./session-clients.js";
 
 export type PermissionChoice =
   | { decision: "allow" | "reject"; always: boolean }
@@ -32,7 +34,7 @@ export interface PermissionOffer {
  * picks the first option of a kind still picks the plain allow.
  */
 export async function requestPermission(
-  client: AgentContext,
+  client: SessionClient,
   sessionId: string,
   toolCall: ToolCallUpdate,
   toolName: string,

@@ -37,6 +37,22 @@ export class InvalidDirectoryError extends WeftError {
   }
 }
 
+const directoryNotAllowedErrorMarker = Symbol.for("weft.error.DirectoryNotAllowedError");
+
+/** A session's directory outside the roots the server allows the person who asked. */
+export class DirectoryNotAllowedError extends WeftError {
+  readonly [directoryNotAllowedErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is DirectoryNotAllowedError {
+    return hasMarker(error, directoryNotAllowedErrorMarker);
+  }
+
+  constructor(readonly directory: string) {
+    super("directory_not_allowed", `${JSON.stringify(directory)} is outside the directories this server lets you open sessions in.`);
+    this.name = "DirectoryNotAllowedError";
+  }
+}
+
 const invalidCursorErrorMarker = Symbol.for("weft.error.InvalidCursorError");
 
 /** A `session/list` cursor this agent did not give. */

@@ -2,7 +2,7 @@
 // usage and title, how its tool calls look, how it asks for permission and fills in forms), made
 // from what every session of one connection shares.
 
-import { type AgentContext, methods } from "@agentclientprotocol/sdk";
+import { methods } from "@agentclientprotocol/sdk";
 
 import type { Logger } from "../../types/logger.js";
 import type { ProtocolGraph } from "../shared.js";
@@ -13,6 +13,7 @@ import { HeldUpdates } from "./held-updates.js";
 import { shownBeside } from "./notices.js";
 import { PermissionLedger } from "./permission-ledger.js";
 import { requestPermission } from "./permissions.js";
+import type { SessionClient } from "./session-clients.js";
 import { SessionCommands } from "./session-commands.js";
 import { SessionConfig } from "./session-config.js";
 import type { AcpSessionRecord, AcpSessionStore } from "./session-store.js";
@@ -20,22 +21,19 @@ import { type AcpTitle, SessionTitle } from "./session-title.js";
 import { SessionUsage } from "./session-usage.js";
 import type { AcpCommands } from "./slash-commands.js";
 import { StoredSession } from "./stored-session.js";
-import type { LineSink } from "./streams.js";
 import { type AcpToolKind, ToolCallIds } from "./tool-calls.js";
 import { Transcript } from "./transcript.js";
 import type { TurnParts, TurnSettings } from "./turn.js";
 import { UpdateSink } from "./update-sink.js";
 import type { AcpUsageOptions } from "./usage.js";
 
-/** What every session of one connection shares. */
+/** What a session is made with: what every session shares, and the connections it is open in. */
 export interface SessionServices {
   graph: ProtocolGraph;
-  /** The editor's side of the connection: updates, permission requests and forms go to it. */
-  client: AgentContext;
+  /** The editors the session is open in: updates, permission requests and forms go to them. */
+  client: SessionClient;
   /** What the editor said it can do, in `initialize`. */
   capabilities: () => AcpClientCapabilities;
-  /** The connection's output, for a replay's lines (see UpdateSink.sendAll). */
-  lines?: LineSink | undefined;
   store: AcpSessionStore;
   editor: AcpEditorBridge | undefined;
   logger: Logger;
@@ -62,7 +60,7 @@ export function sessionParts(services: SessionServices, record: AcpSessionRecord
   const { client, logger } = services;
   const sessionId = record.info.id;
   const session = new StoredSession(services.store, record, logger);
-  const updates = new UpdateSink(sessionId, (notification) => client.notify(methods.client.session.update, notification), logger, services.lines);
+  const updates = new UpdateSink(sessionId, (notification) => client.notify(methods.client.session.update, notification), logger);
   const held = new HeldUpdates(updates);
   const config = new SessionConfig(services.configOptions, session, updates, services.booleanOptions);
   const ledger = new PermissionLedger(services.store, record.info.cwd, logger);

@@ -22,6 +22,11 @@ export interface AcpSessionInfo {
    * absolute path: the editor bridge's tools work in them as in `cwd`. Absent when there are none.
    */
   additionalDirectories?: string[] | undefined;
+  /**
+   * The id of the principal who started the session, when it was served to one that signed in
+   * (served remotely): only they can list, load or prompt it there.
+   */
+  owner?: string | undefined;
 }
 
 /** A session as a store keeps it. */
@@ -95,6 +100,17 @@ export interface AcpSessionSummary {
   additionalDirectories?: string[] | undefined;
   title?: string | undefined;
   updatedAt: string;
+  /** Who started it, when it has an owner (AcpSessionInfo.owner). */
+  owner?: string | undefined;
+}
+
+/** Which sessions a list asks for: those in one directory or of one owner, or all, a page at a time. */
+export interface AcpSessionQuery {
+  cwd?: string | undefined;
+  /** Only the sessions of this owner (AcpSessionInfo.owner). */
+  owner?: string | undefined;
+  offset: number;
+  limit: number;
 }
 
 /** A claim on a session for one turn, so two processes never run turns of one session at once. */
@@ -113,7 +129,7 @@ export interface AcpSessionStore {
   /** Writes a session's record. */
   put(record: AcpSessionRecord): Promise<void> | void;
   /** Sessions, most recently updated first, optionally only those in `cwd`. */
-  list?(options: { cwd?: string | undefined; offset: number; limit: number }): Promise<AcpSessionSummary[]> | AcpSessionSummary[];
+  list?(options: AcpSessionQuery): Promise<AcpSessionSummary[]> | AcpSessionSummary[];
   /** Removes a session; removing one that does not exist is not an error. */
   delete?(sessionId: string): Promise<void> | void;
   /**
@@ -152,9 +168,9 @@ export class MemoryAcpSessionStore implements AcpSessionStore {
     this.records.set(record.info.id, structuredClone(record));
   }
 
-  list(options: { cwd?: string | undefined; offset: number; limit: number }): AcpSessionSummary[] {
+  list(options: AcpSessionQuery): AcpSessionSummary[] {
     return [...this.records.values()]
-      .filter((record) => options.cwd === undefined || record.info.cwd === options.cwd)
+      .filter((record) => (options.cwd === undefined || record.info.cwd === options.cwd) && (options.owner === undefined || record.info.owner === options.owner))
       .sort((left, right) => right.updatedAt.localeCompare(left.updatedAt))
       .slice(options.offset, options.offset + options.limit)
       .map(summarize);
@@ -182,6 +198,9 @@ export function summarize(record: AcpSessionRecord): AcpSessionSummary {
   const summary: AcpSessionSummary = { sessionId: record.info.id, cwd: record.info.cwd, updatedAt: record.updatedAt };
   if (record.info.additionalDirectories?.length) {
     summary.additionalDirectories = record.info.additionalDirectories.slice();
+  }
+  if (record.info.owner !== undefined) {
+    summary.owner = record.info.owner;
   }
   const title = record.title ?? sessionTitle(record.history);
   if (title) {

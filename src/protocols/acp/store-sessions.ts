@@ -24,6 +24,7 @@ import type { AcpConfigValues } from "./config-options.js";
 import {
   type AcpSessionClaim,
   type AcpSessionInfo,
+  type AcpSessionQuery,
   type AcpSessionRecord,
   type AcpSessionStore,
   type AcpSessionSummary,
@@ -38,7 +39,7 @@ export { SessionConflictError };
 
 /** An AcpSessionStore that several processes can share. */
 export interface SharedAcpSessionStore extends AcpSessionStore {
-  list(options: { cwd?: string | undefined; offset: number; limit: number }): Promise<AcpSessionSummary[]>;
+  list(options: AcpSessionQuery): Promise<AcpSessionSummary[]>;
   delete(sessionId: string): Promise<void>;
   /** Claims a session for a turn; undefined while another live process holds it. */
   claim(sessionId: string): Promise<AcpSessionClaim | undefined>;
@@ -263,9 +264,16 @@ class StoredSessions implements SharedAcpSessionStore {
     await this.store.put(this.indexNamespace(), sessionId, summary as unknown as JsonValue);
   }
 
-  async list(options: { cwd?: string | undefined; offset: number; limit: number }): Promise<AcpSessionSummary[]> {
+  async list(options: AcpSessionQuery): Promise<AcpSessionSummary[]> {
     const summaries: AcpSessionSummary[] = [];
-    const filter = options.cwd === undefined ? undefined : { cwd: options.cwd };
+    const wanted: Record<string, string> = {};
+    if (options.cwd !== undefined) {
+      wanted.cwd = options.cwd;
+    }
+    if (options.owner !== undefined) {
+      wanted.owner = options.owner;
+    }
+    const filter = Object.keys(wanted).length > 0 ? wanted : undefined;
     for (let offset = 0; ; offset += PAGE) {
       const page = await this.store.search(this.indexNamespace(), filter ? { filter, limit: PAGE, offset } : { limit: PAGE, offset });
       for (const item of page) {
@@ -276,6 +284,9 @@ class StoredSessions implements SharedAcpSessionStore {
         }
         if (value.title) {
           summary.title = value.title;
+        }
+        if (value.owner !== undefined) {
+          summary.owner = value.owner;
         }
         summaries.push(summary);
       }

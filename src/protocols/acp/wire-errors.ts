@@ -5,7 +5,7 @@
 import { RequestError } from "@agentclientprotocol/sdk";
 
 import { WeftError } from "../../errors/weft-error.js";
-import { InvalidConfigValueError, InvalidCursorError, InvalidCwdError, InvalidDirectoryError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
+import { DirectoryNotAllowedError, InvalidConfigValueError, InvalidCursorError, InvalidCwdError, InvalidDirectoryError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
 import { SessionBusyError, SessionConflictError, SessionNotFoundError, TurnFailedError } from "./session-errors.js";
 import { CommandFailedError } from "./slash-commands.js";
 
@@ -41,6 +41,9 @@ export function toRequestError(error: unknown, unexpected?: (error: unknown) => 
   }
   if (InvalidDirectoryError.isInstance(error)) {
     return RequestError.invalidParams({ additionalDirectories: error.directory }, error.message);
+  }
+  if (DirectoryNotAllowedError.isInstance(error)) {
+    return RequestError.invalidParams({ code: error.code, directory: error.directory }, error.message);
   }
   if (InvalidCursorError.isInstance(error)) {
     return RequestError.invalidParams({ cursor: error.cursor }, error.message);
