@@ -70,6 +70,16 @@ const FIRST_BYTES_TIMEOUT_MS = 10_000;
 const HEADERS_TIMEOUT_MS = 30_000;
 const REQUEST_TIMEOUT_MS = 120_000;
 
+/** How often Node checks those two; its default of 30 s would let a slow client hold on twice as long. */
+const TIMEOUT_CHECK_INTERVAL_MS = 5_000;
+
+/**
+ * How long an HTTP/2 connection may pass with no frame either way before it is closed. Each
+ * write resets it, and the SDK writes an SSE keep-alive every 15 s, so open streams outlive it.
+ * (HTTP/1.1 has Node's keep-alive timeout for its idle connections.)
+ */
+const HTTP2_IDLE_TIMEOUT_MS = 120_000;
+
 /** How long close() lets open responses finish before it destroys their connections. */
 const CLOSE_GRACE_MS = 1_000;
 
@@ -89,6 +99,7 @@ export async function listenHttp(handlers: HttpHandlers, options: ListenHttpOpti
   // The HTTP/2 server never listens: it is handed the connections that turn out to be HTTP/2.
   const http2Server = http2.createServer({ settings: { maxConcurrentStreams: MAX_CONCURRENT_STREAMS } });
   http2Server.on("request", handlers.request);
+  http2Server.setTimeout(HTTP2_IDLE_TIMEOUT_MS);
   http2Server.on("session", (session) => {
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
@@ -96,11 +107,10 @@ export async function listenHttp(handlers: HttpHandlers, options: ListenHttpOpti
   // The session is already destroyed when this is emitted; there is nothing more to do.
   http2Server.on("sessionError", ignore);
 
+  const limits = { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS };
   const server = options.tls
-    ? https.createServer({ key: options.tls.key, cert: options.tls.cert, ALPNProtocols: ["h2", "http/1.1"], handshakeTimeout: FIRST_BYTES_TIMEOUT_MS })
-    : http.createServer();
-  server.headersTimeout = HEADERS_TIMEOUT_MS;
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
+    ? https.createServer({ ...limits, key: options.tls.key, cert: options.tls.cert, ALPNProtocols: ["h2", "http/1.1"], handshakeTimeout: FIRST_BYTES_TIMEOUT_MS })
+    : http.createServer(limits);
   server.on("request", handlers.request);
   server.on("upgrade", handlers.upgrade);
   // A failed accept (out of file descriptors, say) is about one connection; the server listens on.
