@@ -91,6 +91,17 @@ const TCP_KEEPALIVE_DELAY_MS = 30_000;
  * connection: the HTTP/2 preface means h2c with prior knowledge, anything else HTTP/1.1. With
  * `tls`, ALPN decides (`h2`, else HTTP/1.1). Each socket gets an error handler, so a client
  * that misbehaves or vanishes never crashes the process. Resolves once listening.
+ *
+ * @example The SDK's ACP server on it:
+ * ```ts
+ * const acpServer = new AcpServer({ agent: app });
+ * const webSockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
+ * const listener = await listenHttp(
+ *   { request: acpRequestListener(acpServer), upgrade: createNodeWebSocketUpgradeHandler(acpServer, webSockets) },
+ *   { port: 8080 },
+ * );
+ * // to stop: await acpServer.close(); await listener.close();
+ * ```
  */
 export async function listenHttp(handlers: HttpHandlers, options: ListenHttpOptions = {}): Promise<HttpListener> {
   const sockets = new Set<Socket>();
