@@ -5,6 +5,7 @@
 
 import { createPublicKey, type KeyObject } from "node:crypto";
 
+import type * as Jose from "jose";
 import type { JWTPayload, JWTVerifyGetKey } from "jose";
 
 import { WeftError } from "../../../errors/weft-error.js";
@@ -48,9 +49,8 @@ export interface JwtAuthOptions {
   principal?: ((claims: JwtClaims) => Principal | undefined | Promise<Principal | undefined>) | undefined;
 }
 
-type Jose = typeof import("jose");
-
-let jose: Promise<Jose> | undefined;
+/** jose, once the first token has loaded it. */
+let jose: Promise<typeof Jose> | undefined;
 
 /**
  * A hook that accepts `Authorization: Bearer <jwt>` signed by the configured key or a key of the
