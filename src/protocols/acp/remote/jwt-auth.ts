@@ -6,7 +6,7 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
 
 import type * as Jose from "jose";
-import type { JWTPayload, JWTVerifyGetKey } from "jose";
+import type { JWTPayload, JWTVerifyGetKey, JWTVerifyOptions } from "jose";
 
 import { WeftError } from "../../../errors/weft-error.js";
 import type { Principal } from "../../../types/principal.js";
@@ -75,6 +75,14 @@ export function jwtAuth(options: JwtAuthOptions): AcpHttpAuthenticate {
   }
   const source = options.jwks !== undefined ? keySetUrl(options.jwks) : fixedKey(options.key as string);
   const algorithms = options.algorithms ? [...options.algorithms] : source instanceof URL ? undefined : source.algorithms;
+  const verifyOptions: JWTVerifyOptions = {
+    issuer: issuers,
+    audience: audiences,
+    // A token without an expiry would be good for ever, however it leaked.
+    requiredClaims: ["exp"],
+    ...(algorithms ? { algorithms } : {}),
+    ...(options.clockTolerance !== undefined ? { clockTolerance: options.clockTolerance } : {}),
+  };
   const toPrincipal = options.principal ?? claimsPrincipal;
   let keys: JWTVerifyGetKey | KeyObject | Uint8Array | undefined;
 
@@ -98,7 +106,6 @@ export function jwtAuth(options: JwtAuthOptions): AcpHttpAuthenticate {
     let claims: JWTPayload;
     try {
       // Written out per kind of key, since jose's overloads tell a key set from a key.
-      const verifyOptions = { issuer: issuers, audience: audiences, requiredClaims: ["exp"], ...(algorithms ? { algorithms } : {}), ...(options.clockTolerance !== undefined ? { clockTolerance: options.clockTolerance } : {}) };
       claims = (typeof keys === "function" ? await library.jwtVerify(token, keys, verifyOptions) : await library.jwtVerify(token, keys, verifyOptions)).payload;
     } catch (error) {
       const reason = tokenFailure(error);
