@@ -15,8 +15,8 @@ interface Metafile {
 
 /** Packages left out of the bundle, loaded from node_modules when first used. */
 const lazyPackages = ["better-sqlite3", "pg", "ioredis", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "marked", "marked-terminal", "chalk"];
-/** Source bundled into chunks of their own that start-up must not load: the MCP SDK (an optional peer, bundled for the command) and our store drivers. */
-const lazyInputs = [/node_modules\/@modelcontextprotocol\/sdk\//, /^src\/stores\/sqlite\/(sqlite-store|.*-driver)\.ts$/, /^src\/stores\/(postgres|redis)\//];
+/** Source bundled into chunks of their own that start-up must not load: the MCP SDK (an optional peer, bundled for the command), jose (JWTs, for remote serving) and our store drivers. */
+const lazyInputs = [/node_modules\/@modelcontextprotocol\/sdk\//, /node_modules\/jose\//, /^src\/stores\/sqlite\/(sqlite-store|.*-driver)\.ts$/, /^src\/stores\/(postgres|redis)\//];
 
 describe("weft acp start-up", () => {
   const meta = JSON.parse(readFileSync(join(repoRoot, "dist/bundle/meta.json"), "utf8")) as Metafile;

@@ -48,6 +48,10 @@ export type WeftErrorCode =
   | "command_failed"
   | "secret_in_form"
   | "corrupt_ledger"
+  // Serving ACP over HTTP: who is calling.
+  | "unauthenticated"
+  | "forbidden"
+  | "invalid_tokens"
   // The editor's files, terminals and paths.
   | "editor_error"
   | "no_session"

@@ -49,6 +49,17 @@ export type { AcpClientCapabilities, AcpConnection, AcpEditorBridge, AcpNotice }
 export { acpEditor, type AcpEditor, type AcpEditorOptions } from "./editor/acp-editor.js";
 export type { EditorLimits } from "./editor/editor-access.js";
 
+// Serving over HTTP: who is calling (bearer tokens, JWTs, or a hook of one's own), and which
+// browser pages may call.
+export type { AcpHttpAuthenticate } from "./remote/acp-http-authenticate.js";
+export { anyOf } from "./remote/any-of.js";
+export { bearerTokens, type BearerTokenEntries } from "./remote/bearer-tokens.js";
+export { parseTokenList, readTokensFile, type TokensFile } from "./remote/token-lists.js";
+export { jwtAuth, type JwtAuthOptions, type JwtClaims } from "./remote/jwt-auth.js";
+export { checkOrigin } from "./remote/check-origin.js";
+export { HttpRefusal } from "./remote/http-refusal.js";
+export { InvalidTokensError } from "./remote/invalid-tokens-error.js";
+
 // Errors: why a connection ended (AcpServer.closed), the conflict a shared session store reports,
 // a config value a session does not offer (AcpServer.setConfig), and a slash command that failed
 // (exported above, with the commands).
