@@ -51,6 +51,8 @@ export type { EditorLimits } from "./editor/editor-access.js";
 
 // Serving over HTTP: who is calling (bearer tokens, JWTs, or a hook of one's own), and which
 // browser pages may call.
+export { serveAcpHttp, REMOTE_CONNECTION_LIMITS, type AcpHttpOptions, type AcpHttpServer } from "./remote/serve-acp-http.js";
+export { listenHttp, type HttpHandlers, type HttpListener, type ListenHttpOptions } from "./remote/listen-http.js";
 export type { AcpHttpAuthenticate } from "./remote/acp-http-authenticate.js";
 export { anyOf } from "./remote/any-of.js";
 export { bearerTokens, type BearerTokenEntries } from "./remote/bearer-tokens.js";
@@ -65,7 +67,7 @@ export { InvalidTokensError } from "./remote/invalid-tokens-error.js";
 // (exported above, with the commands).
 export { AcpConnectionError, type AcpConnectionErrorCode } from "./connection-error.js";
 export { SessionConflictError } from "./session-errors.js";
-export { InvalidConfigValueError } from "./request-errors.js";
+export { DirectoryNotAllowedError, InvalidConfigValueError } from "./request-errors.js";
 
 // Wire types, as the SDK defines them, under the names the options above use.
 export type { AcpContentBlock } from "./content.js";
