@@ -12,6 +12,7 @@ import { acpEditor } from "../protocols/acp/editor/acp-editor.js";
 import { serveAcp, type AcpOptions, type AcpServer } from "../protocols/acp/serve-acp.js";
 import { storeAcpSessions } from "../protocols/acp/store-sessions.js";
 import type { AcpStreams } from "../protocols/acp/streams.js";
+import type { ProtocolGraph } from "../protocols/shared.js";
 import type { Logger } from "../types/logger.js";
 import type { Store } from "../types/store.js";
 import { CODING_AGENT_INSTRUCTIONS } from "./coding-agent-instructions.js";
@@ -55,6 +56,14 @@ export interface CodingAgentOptions {
 
 /** Serves the coding agent on `streams`, with the editor's files, terminals and MCP servers as its tools. */
 export function serveCodingAgent(streams: AcpStreams, options: CodingAgentOptions): AcpServer {
+  const made = codingAgent(options);
+  const server = serveAcp(made.graph, streams, made.options);
+  made.serves(server);
+  return server;
+}
+
+/** The coding agent's graph and what it is served with; `serves` names the server its commands change sessions through. */
+export function codingAgent(options: CodingAgentOptions): { graph: ProtocolGraph; options: AcpOptions; serves(server: Pick<AcpServer, "setConfig">): void } {
   const editor = options.logger ? acpEditor({ logger: options.logger }) : acpEditor();
   const catalog = options.models;
   const single = options.model;
@@ -85,12 +94,18 @@ export function serveCodingAgent(streams: AcpStreams, options: CodingAgentOption
     modes: CODING_AGENT_MODES,
     // The config options serveAcp is given (the catalog's model picker, when there is one), so /model can show and switch it.
     configOptions: catalog ? catalog.configOptions : [],
-    // The server is made below; a command runs only once it serves.
-    setConfig: (sessionId, values) => server.setConfig(sessionId, values),
+    // The server is made after; a command runs only once it serves.
+    setConfig: (sessionId, values) => {
+      if (!server) {
+        throw new Error("The coding agent is not served yet.");
+      }
+      return server.setConfig(sessionId, values);
+    },
   };
   // /help, /mode, /model and /init; the agent's other commands join in the list after them.
   const commands = codingAgentCommands(settings, [compactCommand, permissionsCommand()]);
-  const server = serveAcp(agent, streams, {
+  let server: Pick<AcpServer, "setConfig"> | undefined;
+  const served: AcpOptions = {
     agentInfo: options.agentInfo ?? { name: "weft", title: "weft", version: "0.0.0" },
     editor,
     sessions: storeAcpSessions(options.store),
@@ -105,8 +120,14 @@ export function serveCodingAgent(streams: AcpStreams, options: CodingAgentOption
     ...(options.authRequired ? { authRequired: options.authRequired } : {}),
     ...(options.onInitialized ? { onInitialized: options.onInitialized } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
-  });
-  return server;
+  };
+  return {
+    graph: agent,
+    options: served,
+    serves: (made) => {
+      server = made;
+    },
+  };
 }
 
 /** A usage figure that is a value or a function of the session's config, for that config. */

@@ -19,6 +19,8 @@ import type { Principal } from "../../../types/principal.js";
 import type { ProtocolGraph } from "../../shared.js";
 import { AcpAgent } from "../acp-agent.js";
 import type { AcpOptions } from "../acp-options.js";
+import type { AcpConfigValues } from "../config-options.js";
+import type { AcpCommand } from "../slash-commands.js";
 import { DirectoryNotAllowedError } from "../request-errors.js";
 import { acpRequestListener } from "./acp-request-listener.js";
 import type { AcpHttpAuthenticate } from "./acp-http-authenticate.js";
@@ -60,6 +62,10 @@ export interface AcpHttpServer {
   upgrade: HttpHandlers["upgrade"];
   /** Ends every connection and stops every turn. */
   close(): Promise<void>;
+  /** As AcpServer.setConfig, for a session open in this process. */
+  setConfig(sessionId: string, values: Readonly<AcpConfigValues>): Promise<void>;
+  /** As AcpServer.setCommands, for a session open in this process. */
+  setCommands(sessionId: string, commands: readonly AcpCommand[] | undefined): void;
 }
 
 /** Connection limits tighter than the SDK's for a server many people share; each can be set in AcpHttpOptions.limits. */
@@ -198,6 +204,12 @@ export function serveAcpHttp(graph: ProtocolGraph, http: AcpHttpOptions = {}, op
       await sdk.close();
       webSockets?.close();
       await agent.close();
+    },
+    setConfig: async (sessionId, values) => {
+      await agent.live(sessionId).config.change(values);
+    },
+    setCommands: (sessionId, commands) => {
+      agent.live(sessionId).commands.set(commands);
     },
   };
 }
