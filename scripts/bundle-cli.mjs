@@ -8,8 +8,9 @@ import { join } from "node:path";
 
 import { build } from "esbuild";
 
-// marked, marked-terminal and chalk render markdown in `weft chat` only.
-const lazy = ["better-sqlite3", "pg", "ioredis", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "marked", "marked-terminal", "chalk"];
+// marked, marked-terminal and chalk render markdown in `weft chat` only; ws is its WebSocket client
+// for `--url ws://…`.
+const lazy = ["better-sqlite3", "pg", "ioredis", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "marked", "marked-terminal", "chalk", "ws"];
 
 rmSync("dist/bundle", { recursive: true, force: true });
 

@@ -1,12 +1,11 @@
-// `weft chat`: a terminal client for any ACP agent. It starts the agent, sends what the person
+// `weft chat`: a terminal client for any ACP agent. It starts the agent (or connects to it at a
+// URL), sends what the person
 // types, shows the agent's replies, tool calls and diffs as they stream, asks for permissions, and
 // answers the agent's fs/* and terminal/* requests itself within the chosen directory.
 
-import { spawn } from "node:child_process";
-import { Readable, Writable } from "node:stream";
-
 import * as acp from "@agentclientprotocol/sdk";
 
+import { type AgentTarget, openAgentLink } from "./agent-link.js";
 import { askForm } from "./input/ask-form.js";
 import { ChatInput } from "./input/chat-input.js";
 import { localCommandNames, runLocalCommand } from "./input/local-commands.js";
@@ -19,8 +18,8 @@ import { type Style, terminalStyle, UpdateRenderer } from "./render-updates.js";
 import { Spinner } from "./spinner.js";
 
 export interface ChatOptions {
-  /** The agent's command and arguments. */
-  agent: string[];
+  /** The agent: a command to start, or a remote server's URL. */
+  agent: AgentTarget;
   /** The session's directory; fs and terminal requests stay inside it. */
   cwd: string;
   /** Print the agent's sessions and exit. */
@@ -45,21 +44,16 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const spinner = new Spinner(write, tty);
   const files = new LocalFiles(options.cwd);
   const terminals = new LocalTerminals(options.cwd, renderer.terminalListener(() => spinner.stop())); // output hook: commands show live
-  const [command, ...args] = options.agent;
-  if (!command) {
-    write("weft chat: no agent command.\n");
+  let link: Awaited<ReturnType<typeof openAgentLink>>;
+  try {
+    link = await openAgentLink(options.agent, { cwd: options.cwd, env: options.env });
+  } catch (error) {
+    write(`weft chat: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["pipe", "pipe", "pipe"] });
-  let agentErrors = "";
-  child.stderr.setEncoding("utf8");
-  child.stderr.on("data", (text: string) => {
-    agentErrors = (agentErrors + text).slice(-4000);
-  });
-  const exited = new Promise<string>((resolve) => {
-    child.on("error", (error) => resolve(`could not be started: ${error.message}`));
-    child.on("exit", (code, signal) => resolve(signal ? `was killed by ${signal}` : `exited with code ${code}`));
-  });
+  /** Fails once the agent is gone, with how. */
+  const gone = link.ended.then((message) => Promise.reject(new Error(message)));
+  gone.catch(() => undefined);
 
   // The session's surface as the agent reports it: its commands, modes and config options.
   let agentCommands: acp.AvailableCommand[] = [];
@@ -131,17 +125,14 @@ export async function runChat(options: ChatOptions): Promise<number> {
       }
       return answer;
     });
-  const connection = answerLocally(app, files, terminals).connect(acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
+  const connection = answerLocally(app, files, terminals).connect(link.stream);
   const agent = connection.agent;
 
   const leave = async (code: number) => {
     spinner.stop();
     input.close();
     terminals.dispose();
-    child.stdin.end();
-    const timer = setTimeout(() => child.kill("SIGKILL"), 3_000);
-    await exited;
-    clearTimeout(timer);
+    await link.close(3_000);
     connection.close();
     return code;
   };
@@ -153,9 +144,9 @@ export async function runChat(options: ChatOptions): Promise<number> {
         clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, elicitation: { form: {} } },
         clientInfo: { name: "weft-chat", title: "weft chat", version: options.version },
       }),
-      exited.then((how) => Promise.reject(new Error(`The agent ${how}.${agentErrors ? `\n${agentErrors.trim()}` : ""}`))),
+      gone,
     ]);
-    const name = init.agentInfo?.title ?? init.agentInfo?.name ?? command;
+    const name = init.agentInfo?.title ?? init.agentInfo?.name ?? link.label;
     renderer.agentName = name; // output hook: the agent's own name on its replies
     renderer.markdown = await markdown; // output hook: markdown on a colour terminal
     const listSessions = async () => {
@@ -258,7 +249,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
         spinner.start("thinking…");
         const response = await Promise.race([
           ensureSession().then((id) => agent.request(acp.methods.agent.session.prompt, { sessionId: id, prompt: [{ type: "text", text: line }] })),
-          exited.then((how) => Promise.reject(new Error(`The agent ${how}.`))),
+          gone,
         ]);
         spinner.stop();
         renderer.breakLine();
@@ -270,7 +261,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
         spinner.stop();
         renderer.breakLine();
         write(style.red(`${error instanceof Error ? error.message : String(error)}\n`));
-        if (child.exitCode !== null || child.signalCode !== null) {
+        if (link.gone) {
           return await leave(1);
         }
       } finally {
@@ -285,9 +276,10 @@ export async function runChat(options: ChatOptions): Promise<number> {
   } catch (error) {
     spinner.stop();
     let message = error instanceof Error ? error.message : String(error);
-    if (child.exitCode !== null || child.signalCode !== null || (await Promise.race([exited.then(() => true), delay(500).then(() => false)]))) {
-      // The agent went away: say how, with the end of what it wrote to stderr.
-      message = `The agent ${await exited}.${agentErrors ? `\n${agentErrors.trim()}` : ""}`;
+    if (link.gone || (await Promise.race([link.ended.then(() => true), delay(500).then(() => false)]))) {
+      // The agent went away: say how (with the end of what it wrote to stderr, or why the
+      // connection failed).
+      message = await link.ended;
     }
     write(style.red(`weft chat: ${message}\n`));
     return await leave(1);
