@@ -13,26 +13,27 @@ import { AcpServer } from "@agentclientprotocol/sdk/experimental/server";
 import { WebSocketServer } from "ws";
 
 export class RemoteAcpServer {
-  /** Every session/new, session/load and session/prompt the agent was sent, in order. */
-  readonly calls: string[] = [];
-  private readonly sockets = new Set<Socket>();
-
   private constructor(
+    /** Every session/new, session/load and session/prompt the agent was sent, in order. */
+    readonly calls: string[],
+    private readonly sockets: Set<Socket>,
     private readonly server: Server,
     private readonly acpServer: AcpServer,
     private readonly webSockets: WebSocketServer,
     readonly token: string,
   ) {
-    server.on("connection", (socket) => {
-      this.sockets.add(socket);
-      socket.on("close", () => this.sockets.delete(socket));
-    });
   }
 
   /** Serves the agent; requests without `Authorization: Bearer <token>` get 401. */
   static async start(token: string): Promise<RemoteAcpServer> {
-    let self: RemoteAcpServer | undefined;
-    const acpServer = new AcpServer({ createAgent: () => testAgent((call) => self?.calls.push(call), () => self?.dropConnections()) });
+    const calls: string[] = [];
+    const sockets = new Set<Socket>();
+    const drop = () => {
+      for (const socket of sockets) {
+        socket.destroy();
+      }
+    };
+    const acpServer = new AcpServer({ createAgent: () => testAgent((call) => calls.push(call), drop) });
     const webSockets = new WebSocketServer({ noServer: true });
     const handleHttp = createNodeHttpHandler(acpServer);
     const handleUpgrade = createNodeWebSocketUpgradeHandler(acpServer, webSockets);
@@ -56,9 +57,12 @@ export class RemoteAcpServer {
         handleUpgrade(request, socket, head);
       }
     });
+    server.on("connection", (socket: Socket) => {
+      sockets.add(socket);
+      socket.on("close", () => sockets.delete(socket));
+    });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    self = new RemoteAcpServer(server, acpServer, webSockets, token);
-    return self;
+    return new RemoteAcpServer(calls, sockets, server, acpServer, webSockets, token);
   }
 
   /** The endpoint, as `http` or `ws`. */
