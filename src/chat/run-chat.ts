@@ -5,7 +5,8 @@
 
 import * as acp from "@agentclientprotocol/sdk";
 
-import { type AgentTarget, openAgentLink } from "./agent-link.js";
+import type { AgentTarget } from "./agent-link.js";
+import { ChatConnection } from "./chat-connection.js";
 import { askForm } from "./input/ask-form.js";
 import { ChatInput } from "./input/chat-input.js";
 import { localCommandNames, runLocalCommand } from "./input/local-commands.js";
@@ -44,16 +45,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const spinner = new Spinner(write, tty);
   const files = new LocalFiles(options.cwd);
   const terminals = new LocalTerminals(options.cwd, renderer.terminalListener(() => spinner.stop())); // output hook: commands show live
-  let link: Awaited<ReturnType<typeof openAgentLink>>;
-  try {
-    link = await openAgentLink(options.agent, { cwd: options.cwd, env: options.env });
-  } catch (error) {
-    write(`weft chat: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 2;
-  }
-  /** Fails once the agent is gone, with how. */
-  const gone = link.ended.then((message) => Promise.reject(new Error(message)));
-  gone.catch(() => undefined);
+  // Set once the app below is connected; its handlers run only after that.
+  let connection!: ChatConnection;
 
   // The session's surface as the agent reports it: its commands, modes and config options.
   let agentCommands: acp.AvailableCommand[] = [];
@@ -100,8 +93,11 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const app = acp
     .client({ name: "weft-chat" })
     .onNotification(acp.methods.client.session.update, ({ params }) => {
-      spinner.stop();
       remember(params.update);
+      if (connection.reloading) {
+        return; // a reconnect's replay of what the person has seen
+      }
+      spinner.stop();
       renderer.render(params.update);
     })
     .onRequest(acp.methods.client.session.requestPermission, async ({ params }) => {
@@ -125,35 +121,38 @@ export async function runChat(options: ChatOptions): Promise<number> {
       }
       return answer;
     });
-  const connection = answerLocally(app, files, terminals).connect(link.stream);
-  const agent = connection.agent;
+  try {
+    connection = await ChatConnection.open(options.agent, answerLocally(app, files, terminals), { cwd: options.cwd, env: options.env });
+  } catch (error) {
+    input.close();
+    terminals.dispose();
+    write(`weft chat: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
 
   const leave = async (code: number) => {
     spinner.stop();
     input.close();
     terminals.dispose();
-    await link.close(3_000);
-    connection.close();
+    await connection.close(3_000);
     return code;
   };
 
+  const initialize: acp.InitializeRequest = {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, elicitation: { form: {} } },
+    clientInfo: { name: "weft-chat", title: "weft chat", version: options.version },
+  };
   try {
-    const init = await Promise.race([
-      agent.request(acp.methods.agent.initialize, {
-        protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, elicitation: { form: {} } },
-        clientInfo: { name: "weft-chat", title: "weft chat", version: options.version },
-      }),
-      gone,
-    ]);
-    const name = init.agentInfo?.title ?? init.agentInfo?.name ?? link.label;
+    const init = await Promise.race([connection.agent.request(acp.methods.agent.initialize, initialize), connection.failure()]);
+    const name = init.agentInfo?.title ?? init.agentInfo?.name ?? connection.label;
     renderer.agentName = name; // output hook: the agent's own name on its replies
     renderer.markdown = await markdown; // output hook: markdown on a colour terminal
     const listSessions = async () => {
       if (!init.agentCapabilities?.sessionCapabilities?.list) {
         return undefined;
       }
-      return (await agent.request(acp.methods.agent.session.list, { cwd: options.cwd })).sessions;
+      return (await connection.agent.request(acp.methods.agent.session.list, { cwd: options.cwd })).sessions;
     };
     if (options.list) {
       const sessions = await listSessions();
@@ -175,7 +174,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     let sessionId: string | undefined;
     let opening: Promise<string> | undefined;
     const ensureSession = (): Promise<string> => {
-      opening ??= agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers: [] }).then((response) => {
+      opening ??= connection.agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers: [] }).then((response) => {
         sessionId = response.sessionId;
         modes = response.modes ?? undefined;
         configOptions = response.configOptions ?? configOptions;
@@ -192,7 +191,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       opening = Promise.resolve(sessionId);
       // The header first, then the conversation as the agent replays it.
       write(style.dim(`${name} in ${options.cwd} (session ${sessionId}). ${keys}\n`));
-      const loaded = await agent.request(acp.methods.agent.session.load, { sessionId, cwd: options.cwd, mcpServers: [] });
+      const loaded = await connection.agent.request(acp.methods.agent.session.load, { sessionId, cwd: options.cwd, mcpServers: [] });
       modes = loaded.modes ?? undefined;
       configOptions = loaded.configOptions ?? configOptions;
       renderer.breakLine();
@@ -204,7 +203,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       const action = chat.onInterrupt();
       if (action === "cancel" && sessionId !== undefined) {
         spinner.stop();
-        void agent.notify(acp.methods.agent.session.cancel, { sessionId });
+        void connection.agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => undefined);
       } else if (action === "exit") {
         input.readline.emit("close");
       }
@@ -217,15 +216,38 @@ export async function runChat(options: ChatOptions): Promise<number> {
       listSessions,
       ensureSession,
       setMode: async (modeId: string) => {
-        await agent.request(acp.methods.agent.session.setMode, { sessionId: await ensureSession(), modeId });
+        await connection.agent.request(acp.methods.agent.session.setMode, { sessionId: await ensureSession(), modeId });
         if (modes) {
           modes = { ...modes, currentModeId: modeId };
         }
       },
       setConfigOption: async (configId: string, value: string) => {
-        const response = await agent.request(acp.methods.agent.session.setConfigOption, { sessionId: await ensureSession(), configId, value });
+        const response = await connection.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: await ensureSession(), configId, value });
         configOptions = response.configOptions;
       },
+    };
+    /**
+     * A remote agent's dropped connection, opened again: a new link, initialize, and session/load
+     * of the open session, a few times before giving up. Says so either way.
+     */
+    const reconnect = async (): Promise<boolean> => {
+      write(style.dim(`(${(await connection.ended).replace(/\.$/, "")}; reconnecting…)\n`));
+      if (sessionId === undefined) {
+        opening = undefined; // a session/new cut off by the drop is asked for again
+      }
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await connection.reconnect(initialize, sessionId === undefined ? undefined : { sessionId, cwd: options.cwd });
+          write(style.dim(`(reconnected${sessionId === undefined ? "" : `; session ${sessionId} reloaded`})\n`));
+          return true;
+        } catch (error) {
+          if (attempt === 3) {
+            write(style.red(`weft chat: could not reconnect: ${error instanceof Error ? error.message : String(error)}\n`));
+            return false;
+          }
+          await delay(attempt * 1_000);
+        }
+      }
     };
     for (;;) {
       const line = await input.next(style.bold("you › "));
@@ -246,10 +268,13 @@ export async function runChat(options: ChatOptions): Promise<number> {
             continue;
           }
         }
+        if (connection.gone && connection.canReconnect && !(await reconnect())) {
+          return await leave(1);
+        }
         spinner.start("thinking…");
         const response = await Promise.race([
-          ensureSession().then((id) => agent.request(acp.methods.agent.session.prompt, { sessionId: id, prompt: [{ type: "text", text: line }] })),
-          gone,
+          ensureSession().then((id) => connection.agent.request(acp.methods.agent.session.prompt, { sessionId: id, prompt: [{ type: "text", text: line }] })),
+          connection.failure(),
         ]);
         spinner.stop();
         renderer.breakLine();
@@ -260,8 +285,15 @@ export async function runChat(options: ChatOptions): Promise<number> {
       } catch (error) {
         spinner.stop();
         renderer.breakLine();
+        if (connection.gone && connection.canReconnect) {
+          // The turn's reply is cut off here; the server may carry the turn on regardless.
+          if (!(await reconnect())) {
+            return await leave(1);
+          }
+          continue;
+        }
         write(style.red(`${error instanceof Error ? error.message : String(error)}\n`));
-        if (link.gone) {
+        if (connection.gone) {
           return await leave(1);
         }
       } finally {
@@ -276,10 +308,10 @@ export async function runChat(options: ChatOptions): Promise<number> {
   } catch (error) {
     spinner.stop();
     let message = error instanceof Error ? error.message : String(error);
-    if (link.gone || (await Promise.race([link.ended.then(() => true), delay(500).then(() => false)]))) {
+    if (connection.gone || (await Promise.race([connection.ended.then(() => true), delay(500).then(() => false)]))) {
       // The agent went away: say how (with the end of what it wrote to stderr, or why the
       // connection failed).
-      message = await link.ended;
+      message = await connection.ended;
     }
     write(style.red(`weft chat: ${message}\n`));
     return await leave(1);

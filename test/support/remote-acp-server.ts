@@ -2,7 +2,7 @@
 // WebSocket at /acp on 127.0.0.1:0), behind a bearer-token check, for tests of `weft chat --url`.
 // Its agent answers a prompt with "You said: <prompt>."; a prompt "read <path>" first reads that
 // file through the client's fs (what a remote agent does to see the person's files); "drop" cuts
-// every open connection after its first reply chunk, for tests of reconnecting.
+// every open connection mid-turn, for tests of reconnecting.
 
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
