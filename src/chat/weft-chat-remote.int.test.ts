@@ -182,7 +182,7 @@ describe("weft chat --url, interactive", () => {
   });
 
   for (const scheme of ["ws", "http"] as const) {
-    it(`reconnects over ${scheme} when the connection drops mid-turn, reloads the session and carries on`, async () => {
+    it(`reconnects over ${scheme} when the connection drops mid-turn, with its affinity cookie, reloads the session and carries on`, async () => {
       const chat = new PtyProcess(`${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --cwd ${project} --url ${server.url(scheme)}`, { env: { ...env, WEFT_TOKEN: TOKEN } });
       cleanup.push(() => chat.kill());
       await chat.waitFor(/you › $/);
@@ -198,6 +198,8 @@ describe("weft chat --url, interactive", () => {
       expect(await chat.exited).toBe(0);
       const sessionId = /^new (\S+)$/.exec(server.calls[0] ?? "")?.[1];
       expect(server.calls).toEqual([`new ${sessionId}`, `prompt ${sessionId} hi`, `prompt ${sessionId} drop`, `load ${sessionId}`, `prompt ${sessionId} still there?`]);
+      // The affinity cookie the first connection was given went with the second.
+      expect(server.openedWithCookies).toEqual(["", "weft-affinity=server-1"]);
     });
   }
 

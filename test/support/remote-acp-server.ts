@@ -2,7 +2,8 @@
 // WebSocket at /acp on 127.0.0.1:0), behind a bearer-token check, for tests of `weft chat --url`.
 // Its agent answers a prompt with "You said: <prompt>."; a prompt "read <path>" first reads that
 // file through the client's fs (what a remote agent does to see the person's files); "drop" cuts
-// every open connection mid-turn, for tests of reconnecting.
+// every open connection mid-turn, for tests of reconnecting. A connection opened without a cookie
+// is given the affinity cookie `weft-affinity=server-1`, as a load balancer would.
 
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -16,6 +17,8 @@ export class RemoteAcpServer {
   private constructor(
     /** Every session/new, session/load and session/prompt the agent was sent, in order. */
     readonly calls: string[],
+    /** The Cookie header ("" for none) of each connection opened (an initialize POST or a WebSocket upgrade). */
+    readonly openedWithCookies: string[],
     private readonly sockets: Set<Socket>,
     private readonly server: Server,
     private readonly acpServer: AcpServer,
@@ -27,6 +30,11 @@ export class RemoteAcpServer {
   /** Serves the agent; requests without `Authorization: Bearer <token>` get 401. */
   static async start(token: string): Promise<RemoteAcpServer> {
     const calls: string[] = [];
+    const openedWithCookies: string[] = [];
+    const affinity = (request: IncomingMessage): string | undefined => {
+      openedWithCookies.push(request.headers.cookie ?? "");
+      return request.headers.cookie ? undefined : "weft-affinity=server-1; Path=/; HttpOnly";
+    };
     const sockets = new Set<Socket>();
     const drop = () => {
       for (const socket of sockets) {
@@ -45,7 +53,19 @@ export class RemoteAcpServer {
       } else if (!allowed(request)) {
         response.writeHead(401, { "WWW-Authenticate": "Bearer" }).end("unauthorized");
       } else {
+        if (request.method === "POST" && request.headers["acp-connection-id"] === undefined) {
+          const cookie = affinity(request);
+          if (cookie) {
+            response.setHeader("Set-Cookie", cookie);
+          }
+        }
         handleHttp(request, response);
+      }
+    });
+    webSockets.on("headers", (headers: string[], request: IncomingMessage) => {
+      const cookie = affinity(request);
+      if (cookie) {
+        headers.push(`Set-Cookie: ${cookie}`);
       }
     });
     server.on("upgrade", (request: IncomingMessage, socket: Socket, head: Buffer) => {
@@ -62,7 +82,7 @@ export class RemoteAcpServer {
       socket.on("close", () => sockets.delete(socket));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return new RemoteAcpServer(calls, sockets, server, acpServer, webSockets, token);
+    return new RemoteAcpServer(calls, openedWithCookies, sockets, server, acpServer, webSockets, token);
   }
 
   /** The endpoint, as `http` or `ws`. */
