@@ -1,11 +1,12 @@
 // How `weft chat` reaches its agent: a process it starts (the agent's stdio is the connection) or a
 // server at a URL (ACP over Streamable HTTP or WebSocket). Both runners talk to either the same
-// way: a stream of ACP messages, a way to close it, and a sentence saying how it ended.
+// way: a stream of ACP messages, a way to close it, and a sentence saying how it ended. The
+// links themselves are made by open-agent-link.ts.
 
-import * as acp from "@agentclientprotocol/sdk";
+import type * as acp from "@agentclientprotocol/sdk";
 import type { AcpCookieStore } from "@agentclientprotocol/sdk/experimental/http-client";
 
-import { AgentProcess, type LineTap } from "./agent-process.js";
+import type { LineTap } from "./agent-process.js";
 
 /** Where the agent is: a command to start here, or a remote server's ACP endpoint. */
 export type AgentTarget = { command: readonly string[] } | RemoteAgentTarget;
@@ -51,31 +52,4 @@ export interface AgentLink {
    * waiting at most `graceMs` for the server.
    */
   close(graceMs?: number): Promise<void>;
-}
-
-/** Opens a link to `target`; throws only if it cannot even be tried (no command). */
-export async function openAgentLink(target: AgentTarget, options: AgentLinkOptions): Promise<AgentLink> {
-  if ("url" in target) {
-    // The SDK's client transports (and ws) load only when a URL is given.
-    const { connectRemoteAgent } = await import("./remote-agent.js");
-    return connectRemoteAgent(target, options);
-  }
-  return startedAgentLink(new AgentProcess({ command: target.command, cwd: options.cwd, env: options.env, fromAgent: options.fromAgent, toAgent: options.toAgent }), target.command);
-}
-
-function startedAgentLink(agentProcess: AgentProcess, command: readonly string[]): AgentLink {
-  let gone = false;
-  const ended = agentProcess.exited.then(async () => {
-    gone = true;
-    return agentProcess.goneMessage();
-  });
-  return {
-    stream: acp.ndJsonStream(agentProcess.writable, agentProcess.readable),
-    label: command[0] ?? "agent",
-    ended,
-    get gone() {
-      return gone || agentProcess.gone;
-    },
-    close: (graceMs = 3_000) => agentProcess.stop(graceMs),
-  };
 }

@@ -5,7 +5,8 @@
 
 import * as acp from "@agentclientprotocol/sdk";
 
-import { type AgentLink, type AgentLinkOptions, type AgentTarget, openAgentLink } from "./agent-link.js";
+import type { AgentLink, AgentLinkOptions, AgentTarget } from "./agent-link.js";
+import { openAgentLink } from "./open-agent-link.js";
 
 export class ChatConnection {
   /** True while a reconnect's session/load replays the conversation the person has already seen. */

@@ -5,12 +5,13 @@
 
 import * as acp from "@agentclientprotocol/sdk";
 
-import { type AgentLink, type AgentTarget, openAgentLink } from "./agent-link.js";
+import type { AgentLink, AgentTarget } from "./agent-link.js";
 import { type ApprovalPolicy, policyAllows, policyOutcome } from "./approval-policy.js";
 import { ChatSessions } from "./chat-sessions.js";
 import { answerLocally } from "./local-access.js";
 import { LocalFiles } from "./local-files.js";
 import { LocalTerminals } from "./local-terminals.js";
+import { openAgentLink } from "./open-agent-link.js";
 import { EXIT_CODES, exitCodeOf } from "./prompt-exit-codes.js";
 import { terminalStyle, UpdateRenderer } from "./render-updates.js";
 
