@@ -8,7 +8,8 @@ import { join } from "node:path";
 
 import { build } from "esbuild";
 
-// marked, marked-terminal and chalk render markdown in `weft chat` only; ws serves WebSockets in `weft serve`.
+// marked, marked-terminal and chalk render markdown in `weft chat` only; ws is the WebSocket
+// client of `weft chat --url ws://…` and the server of `weft serve`.
 const lazy = ["better-sqlite3", "pg", "ioredis", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "marked", "marked-terminal", "chalk", "ws"];
 
 rmSync("dist/bundle", { recursive: true, force: true });

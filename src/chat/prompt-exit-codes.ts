@@ -6,7 +6,10 @@ import type * as acp from "@agentclientprotocol/sdk";
 export const EXIT_CODES = {
   /** The turn ended normally (stop reason end_turn). */
   done: 0,
-  /** The agent could not start, exited, or answered the prompt with an error. */
+  /**
+   * The agent could not start, exited, or answered the prompt with an error; or, with `--url`, it
+   * could not be reached, refused the credentials, or its connection dropped.
+   */
   agentFailed: 1,
   /** Bad usage (the command's flags, or no prompt). */
   usage: 2,

@@ -1,12 +1,12 @@
-// `weft chat`: a terminal client for any ACP agent. It starts the agent, sends what the person
+// `weft chat`: a terminal client for any ACP agent. It starts the agent (or connects to it at a
+// URL), sends what the person
 // types, shows the agent's replies, tool calls and diffs as they stream, asks for permissions, and
 // answers the agent's fs/* and terminal/* requests itself within the chosen directory.
 
-import { spawn } from "node:child_process";
-import { Readable, Writable } from "node:stream";
-
 import * as acp from "@agentclientprotocol/sdk";
 
+import type { AgentTarget } from "./agent-link.js";
+import { ChatConnection } from "./chat-connection.js";
 import { askForm } from "./input/ask-form.js";
 import { ChatInput } from "./input/chat-input.js";
 import { localCommandNames, runLocalCommand } from "./input/local-commands.js";
@@ -19,8 +19,8 @@ import { type Style, terminalStyle, UpdateRenderer } from "./render-updates.js";
 import { Spinner } from "./spinner.js";
 
 export interface ChatOptions {
-  /** The agent's command and arguments. */
-  agent: string[];
+  /** The agent: a command to start, or a remote server's URL. */
+  agent: AgentTarget;
   /** The session's directory; fs and terminal requests stay inside it. */
   cwd: string;
   /** Print the agent's sessions and exit. */
@@ -45,21 +45,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const spinner = new Spinner(write, tty);
   const files = new LocalFiles(options.cwd);
   const terminals = new LocalTerminals(options.cwd, renderer.terminalListener(() => spinner.stop())); // output hook: commands show live
-  const [command, ...args] = options.agent;
-  if (!command) {
-    write("weft chat: no agent command.\n");
-    return 2;
-  }
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["pipe", "pipe", "pipe"] });
-  let agentErrors = "";
-  child.stderr.setEncoding("utf8");
-  child.stderr.on("data", (text: string) => {
-    agentErrors = (agentErrors + text).slice(-4000);
-  });
-  const exited = new Promise<string>((resolve) => {
-    child.on("error", (error) => resolve(`could not be started: ${error.message}`));
-    child.on("exit", (code, signal) => resolve(signal ? `was killed by ${signal}` : `exited with code ${code}`));
-  });
+  // Set once the app below is connected; its handlers run only after that.
+  let connection!: ChatConnection;
 
   // The session's surface as the agent reports it: its commands, modes and config options.
   let agentCommands: acp.AvailableCommand[] = [];
@@ -106,8 +93,11 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const app = acp
     .client({ name: "weft-chat" })
     .onNotification(acp.methods.client.session.update, ({ params }) => {
-      spinner.stop();
       remember(params.update);
+      if (connection.reloading) {
+        return; // a reconnect's replay of what the person has seen
+      }
+      spinner.stop();
       renderer.render(params.update);
     })
     .onRequest(acp.methods.client.session.requestPermission, async ({ params }) => {
@@ -131,38 +121,38 @@ export async function runChat(options: ChatOptions): Promise<number> {
       }
       return answer;
     });
-  const connection = answerLocally(app, files, terminals).connect(acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
-  const agent = connection.agent;
+  try {
+    connection = await ChatConnection.open(options.agent, answerLocally(app, files, terminals), { cwd: options.cwd, env: options.env });
+  } catch (error) {
+    input.close();
+    terminals.dispose();
+    write(`weft chat: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
 
   const leave = async (code: number) => {
     spinner.stop();
     input.close();
     terminals.dispose();
-    child.stdin.end();
-    const timer = setTimeout(() => child.kill("SIGKILL"), 3_000);
-    await exited;
-    clearTimeout(timer);
-    connection.close();
+    await connection.close(3_000);
     return code;
   };
 
+  const initialize: acp.InitializeRequest = {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, elicitation: { form: {} } },
+    clientInfo: { name: "weft-chat", title: "weft chat", version: options.version },
+  };
   try {
-    const init = await Promise.race([
-      agent.request(acp.methods.agent.initialize, {
-        protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, elicitation: { form: {} } },
-        clientInfo: { name: "weft-chat", title: "weft chat", version: options.version },
-      }),
-      exited.then((how) => Promise.reject(new Error(`The agent ${how}.${agentErrors ? `\n${agentErrors.trim()}` : ""}`))),
-    ]);
-    const name = init.agentInfo?.title ?? init.agentInfo?.name ?? command;
+    const init = await Promise.race([connection.agent.request(acp.methods.agent.initialize, initialize), connection.failure()]);
+    const name = init.agentInfo?.title ?? init.agentInfo?.name ?? connection.label;
     renderer.agentName = name; // output hook: the agent's own name on its replies
     renderer.markdown = await markdown; // output hook: markdown on a colour terminal
     const listSessions = async () => {
       if (!init.agentCapabilities?.sessionCapabilities?.list) {
         return undefined;
       }
-      return (await agent.request(acp.methods.agent.session.list, { cwd: options.cwd })).sessions;
+      return (await connection.agent.request(acp.methods.agent.session.list, { cwd: options.cwd })).sessions;
     };
     if (options.list) {
       const sessions = await listSessions();
@@ -184,7 +174,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     let sessionId: string | undefined;
     let opening: Promise<string> | undefined;
     const ensureSession = (): Promise<string> => {
-      opening ??= agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers: [] }).then((response) => {
+      opening ??= connection.agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers: [] }).then((response) => {
         sessionId = response.sessionId;
         modes = response.modes ?? undefined;
         configOptions = response.configOptions ?? configOptions;
@@ -201,7 +191,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       opening = Promise.resolve(sessionId);
       // The header first, then the conversation as the agent replays it.
       write(style.dim(`${name} in ${options.cwd} (session ${sessionId}). ${keys}\n`));
-      const loaded = await agent.request(acp.methods.agent.session.load, { sessionId, cwd: options.cwd, mcpServers: [] });
+      const loaded = await connection.agent.request(acp.methods.agent.session.load, { sessionId, cwd: options.cwd, mcpServers: [] });
       modes = loaded.modes ?? undefined;
       configOptions = loaded.configOptions ?? configOptions;
       renderer.breakLine();
@@ -213,7 +203,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       const action = chat.onInterrupt();
       if (action === "cancel" && sessionId !== undefined) {
         spinner.stop();
-        void agent.notify(acp.methods.agent.session.cancel, { sessionId });
+        void connection.agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => undefined);
       } else if (action === "exit") {
         input.readline.emit("close");
       }
@@ -226,15 +216,38 @@ export async function runChat(options: ChatOptions): Promise<number> {
       listSessions,
       ensureSession,
       setMode: async (modeId: string) => {
-        await agent.request(acp.methods.agent.session.setMode, { sessionId: await ensureSession(), modeId });
+        await connection.agent.request(acp.methods.agent.session.setMode, { sessionId: await ensureSession(), modeId });
         if (modes) {
           modes = { ...modes, currentModeId: modeId };
         }
       },
       setConfigOption: async (configId: string, value: string) => {
-        const response = await agent.request(acp.methods.agent.session.setConfigOption, { sessionId: await ensureSession(), configId, value });
+        const response = await connection.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: await ensureSession(), configId, value });
         configOptions = response.configOptions;
       },
+    };
+    /**
+     * A remote agent's dropped connection, opened again: a new link, initialize, and session/load
+     * of the open session, a few times before giving up. Says so either way.
+     */
+    const reconnect = async (): Promise<boolean> => {
+      write(style.dim(`(${(await connection.ended).replace(/\.$/, "")}; reconnecting…)\n`));
+      if (sessionId === undefined) {
+        opening = undefined; // a session/new cut off by the drop is asked for again
+      }
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await connection.reconnect(initialize, sessionId === undefined ? undefined : { sessionId, cwd: options.cwd });
+          write(style.dim(`(reconnected${sessionId === undefined ? "" : `; session ${sessionId} reloaded`})\n`));
+          return true;
+        } catch (error) {
+          if (attempt === 3) {
+            write(style.red(`weft chat: could not reconnect: ${error instanceof Error ? error.message : String(error)}\n`));
+            return false;
+          }
+          await delay(attempt * 1_000);
+        }
+      }
     };
     for (;;) {
       const line = await input.next(style.bold("you › "));
@@ -255,10 +268,13 @@ export async function runChat(options: ChatOptions): Promise<number> {
             continue;
           }
         }
+        if (connection.gone && connection.canReconnect && !(await reconnect())) {
+          return await leave(1);
+        }
         spinner.start("thinking…");
         const response = await Promise.race([
-          ensureSession().then((id) => agent.request(acp.methods.agent.session.prompt, { sessionId: id, prompt: [{ type: "text", text: line }] })),
-          exited.then((how) => Promise.reject(new Error(`The agent ${how}.`))),
+          ensureSession().then((id) => connection.agent.request(acp.methods.agent.session.prompt, { sessionId: id, prompt: [{ type: "text", text: line }] })),
+          connection.failure(),
         ]);
         spinner.stop();
         renderer.breakLine();
@@ -269,8 +285,15 @@ export async function runChat(options: ChatOptions): Promise<number> {
       } catch (error) {
         spinner.stop();
         renderer.breakLine();
+        if (connection.gone && connection.canReconnect) {
+          // The turn's reply is cut off here; the server may carry the turn on regardless.
+          if (!(await reconnect())) {
+            return await leave(1);
+          }
+          continue;
+        }
         write(style.red(`${error instanceof Error ? error.message : String(error)}\n`));
-        if (child.exitCode !== null || child.signalCode !== null) {
+        if (connection.gone) {
           return await leave(1);
         }
       } finally {
@@ -285,9 +308,10 @@ export async function runChat(options: ChatOptions): Promise<number> {
   } catch (error) {
     spinner.stop();
     let message = error instanceof Error ? error.message : String(error);
-    if (child.exitCode !== null || child.signalCode !== null || (await Promise.race([exited.then(() => true), delay(500).then(() => false)]))) {
-      // The agent went away: say how, with the end of what it wrote to stderr.
-      message = `The agent ${await exited}.${agentErrors ? `\n${agentErrors.trim()}` : ""}`;
+    if (connection.gone || (await Promise.race([connection.ended.then(() => true), delay(500).then(() => false)]))) {
+      // The agent went away: say how (with the end of what it wrote to stderr, or why the
+      // connection failed).
+      message = await connection.ended;
     }
     write(style.red(`weft chat: ${message}\n`));
     return await leave(1);

@@ -1,16 +1,17 @@
-// One-shot `weft chat` (`-p "prompt"`, or a prompt on stdin): starts the agent, opens a session (or
+// One-shot `weft chat` (`-p "prompt"`, or a prompt on stdin): starts the agent (or connects to it), opens a session (or
 // carries one on), sends the one prompt, answers permissions by the `--approve` policy, prints the
 // turn as text or as the ACP messages themselves (`--format json`), and exits with a code that says
 // how the turn ended (prompt-exit-codes.ts).
 
 import * as acp from "@agentclientprotocol/sdk";
 
-import { AgentProcess } from "./agent-process.js";
+import type { AgentLink, AgentTarget } from "./agent-link.js";
 import { type ApprovalPolicy, policyAllows, policyOutcome } from "./approval-policy.js";
 import { ChatSessions } from "./chat-sessions.js";
 import { answerLocally } from "./local-access.js";
 import { LocalFiles } from "./local-files.js";
 import { LocalTerminals } from "./local-terminals.js";
+import { openAgentLink } from "./open-agent-link.js";
 import { EXIT_CODES, exitCodeOf } from "./prompt-exit-codes.js";
 import { terminalStyle, UpdateRenderer } from "./render-updates.js";
 
@@ -18,11 +19,11 @@ import { terminalStyle, UpdateRenderer } from "./render-updates.js";
 export type CarryOn = { sessionId: string } | { name: string } | { last: true };
 
 export interface PromptRunOptions {
-  /** The agent's command and arguments. */
-  agent: string[];
+  /** The agent: a command to start, or a remote server's URL. */
+  agent: AgentTarget;
   /**
    * What names the agent in the sessions file (its session ids mean nothing to another): the
-   * `--agent` command as given, or "weft acp" for weft's own, whatever its model flags.
+   * `--agent` command as given, "weft acp" for weft's own, whatever its model flags, or the URL.
    */
   agentKey: string;
   /** The session's directory; fs and terminal requests stay inside it. */
@@ -65,9 +66,9 @@ export async function runPrompt(options: PromptRunOptions): Promise<number> {
       say(`the agent wrote a line that is not an ACP message: ${line.slice(0, 200)}`);
     }
   };
-  let agentProcess: AgentProcess;
+  let link: AgentLink;
   try {
-    agentProcess = new AgentProcess({ command: options.agent, cwd: options.cwd, env: options.env, ...(json ? { fromAgent: printLine, toAgent: printLine } : {}) });
+    link = await openAgentLink(options.agent, { cwd: options.cwd, env: options.env, ...(json ? { fromAgent: printLine, toAgent: printLine } : {}) });
   } catch (error) {
     say(error instanceof Error ? error.message : String(error));
     return EXIT_CODES.agentFailed;
@@ -107,11 +108,10 @@ export async function runPrompt(options: PromptRunOptions): Promise<number> {
       say(`${allow ? "allowed" : "denied"} ${title} (${kind ?? "other"}) by --approve ${options.approve}`);
       return { outcome: policyOutcome(allow, params.options) };
     });
-  const connection = answerLocally(app, files, terminals).connect(acp.ndJsonStream(agentProcess.writable, agentProcess.readable));
+  const connection = answerLocally(app, files, terminals).connect(link.stream);
   const agent = connection.agent;
-  /** A request that fails if the agent exits first. */
-  const whileAlive = <T>(request: Promise<T>): Promise<T> =>
-    Promise.race([request, agentProcess.exited.then(async () => Promise.reject(new Error(await agentProcess.goneMessage())))]);
+  /** A request that fails if the agent exits (or its connection ends) first. */
+  const whileAlive = <T>(request: Promise<T>): Promise<T> => Promise.race([request, link.ended.then((message) => Promise.reject(new Error(message)))]);
 
   let sessionId: string | undefined;
   let interrupts = 0;
@@ -202,15 +202,15 @@ export async function runPrompt(options: PromptRunOptions): Promise<number> {
       renderer.breakLine();
     }
     // A request can fail on the closed connection a moment before the exit is seen.
-    const gone = agentProcess.gone || (await Promise.race([agentProcess.exited.then(() => true), delay(500).then(() => false)]));
-    say(gone ? await agentProcess.goneMessage() : error instanceof Error ? error.message : String(error));
+    const gone = link.gone || (await Promise.race([link.ended.then(() => true), delay(500).then(() => false)]));
+    say(gone ? await link.ended : error instanceof Error ? error.message : String(error));
     code = EXIT_CODES.agentFailed;
   }
   process.off("SIGINT", interrupt);
   process.off("SIGTERM", interrupt);
   options.output.off("error", outputFailed);
   terminals.dispose();
-  await agentProcess.stop(code === EXIT_CODES.cancelled && interrupts > 1 ? 0 : 3_000);
+  await link.close(code === EXIT_CODES.cancelled && interrupts > 1 ? 0 : 3_000);
   connection.close();
   return code;
 }

@@ -1,15 +1,18 @@
-// `weft chat`: chooses the agent to run (weft's own by default) and starts the terminal client.
+// `weft chat`: chooses the agent to run (weft's own by default) or reach (--url) and starts the
+// terminal client.
 
 import { fstatSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import type { AgentTarget } from "../chat/agent-link.js";
 import { APPROVAL_POLICIES, type ApprovalPolicy } from "../chat/approval-policy.js";
 import { chatSessionsPath } from "../chat/chat-sessions.js";
 import type { CarryOn } from "../chat/run-prompt.js";
 import { runChat } from "../chat/run-chat.js";
 import { splitCommand } from "../chat/split-command.js";
 import { readAgentConfig, UsageError } from "./config.js";
+import { remoteAgentTarget } from "./remote-agent-flags.js";
 
 export interface ChatFlags {
   agent?: string | undefined;
@@ -26,7 +29,13 @@ export interface ChatFlags {
   approve?: string | undefined;
   session?: string | undefined;
   continue?: boolean | undefined;
+  url?: string | undefined;
+  token?: string | undefined;
+  header?: string[] | undefined;
 }
+
+/** The flags that configure weft's own agent, which chat starts unless told otherwise. */
+const OWN_AGENT_FLAGS = ["model", "base-url", "sessions", "model-timeout", "context-window"] as const;
 
 /** The flags that only mean something for a one-shot run. */
 const ONE_SHOT_FLAGS = ["format", "approve", "session", "continue"] as const;
@@ -53,35 +62,54 @@ export async function runChatCommand(flags: ChatFlags, version: string): Promise
       }
     }
   }
-  if (flags.agent !== undefined) {
-    for (const name of ["model", "base-url", "sessions", "model-timeout", "context-window"] as const) {
+  if (flags.url !== undefined && flags.agent !== undefined) {
+    throw new UsageError("--url and --agent cannot be used together (--url connects to an agent that runs elsewhere)");
+  }
+  if (flags.url === undefined) {
+    for (const name of ["token", "header"] as const) {
       if (flags[name] !== undefined) {
-        throw new UsageError(`--${name} configures weft's own agent; it does nothing with --agent`);
+        throw new UsageError(`--${name} is for a remote agent (--url)`);
+      }
+    }
+  }
+  const other = flags.agent !== undefined ? "--agent" : flags.url !== undefined ? "--url" : undefined;
+  if (other !== undefined) {
+    for (const name of OWN_AGENT_FLAGS) {
+      if (flags[name] !== undefined) {
+        throw new UsageError(`--${name} configures weft's own agent; it does nothing with ${other}`);
       }
     }
   } else {
     // Checked here, so a bad value is a usage error of this command and not of the agent it starts.
     readAgentConfig(flags, process.env);
   }
-  let agent: string[];
-  if (flags.agent !== undefined) {
+  let agent: AgentTarget;
+  let agentKey = flags.agent ?? "weft acp";
+  if (flags.url !== undefined) {
+    const remote = remoteAgentTarget(flags.url, flags.token ?? process.env.WEFT_TOKEN, flags.header ?? [], flags.token !== undefined);
+    agent = remote.target;
+    agentKey = remote.key;
+  } else if (flags.agent !== undefined) {
+    let command: string[];
     try {
-      agent = splitCommand(flags.agent);
+      command = splitCommand(flags.agent);
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    if (agent.length === 0) {
+    if (command.length === 0) {
       throw new UsageError("--agent needs a command");
     }
+    agent = { command };
   } else {
     // weft's own agent, passing on the model and session flags.
-    agent = [process.execPath, fileURLToPath(new URL("../../bin/weft.js", import.meta.url)), "acp"];
-    for (const name of ["model", "base-url", "sessions", "model-timeout", "context-window"] as const) {
+    const command = [process.execPath, fileURLToPath(new URL("../../bin/weft.js", import.meta.url)), "acp"];
+    for (const name of OWN_AGENT_FLAGS) {
       const value = flags[name];
       if (value !== undefined) {
-        agent.push(`--${name}`, value);
+        command.push(`--${name}`, value);
       }
     }
+    agent = { command };
   }
   if (oneShot) {
     // With -p, what is piped or redirected in (`git diff | weft chat -p "review this"`) follows the
@@ -102,7 +130,7 @@ export async function runChatCommand(flags: ChatFlags, version: string): Promise
     const { runPrompt } = await import("../chat/run-prompt.js");
     return runPrompt({
       agent,
-      agentKey: flags.agent ?? "weft acp",
+      agentKey,
       cwd,
       prompt,
       format: flags.format === "json" ? "json" : "text",

@@ -34,6 +34,11 @@ weft acp options:
 
 weft chat options:
   --agent "<command args>"   The agent to run. Default: weft acp (with the options above).
+  --url <url>                Connect to an agent served remotely instead of starting one:
+                             http(s)://host/acp (Streamable HTTP) or ws(s)://host/acp (WebSocket).
+  --token <token>            Sent as "Authorization: Bearer <token>" with --url. Other users can
+                             see a flag in ps; prefer the environment.            [WEFT_TOKEN]
+  --header "<Name: value>"   Another header to send with --url (may be repeated).
   --cwd <dir>                The directory the session works in. Default: the current one.
   --list                     List the agent's sessions in that directory and exit.
   --resume <session id>      Reopen a session (with a prompt: send it there).
@@ -55,6 +60,8 @@ weft chat exit codes (one-shot runs):
   1 the agent failed or exited     5 max tokens reached
   2 bad usage                      6 max turn requests reached
   3 a permission was denied by --approve
+  With --url, 1 also means the server could not be reached, refused the credentials, or dropped
+  the connection.
 
 Models:
   The models a session can switch between (the editor's model picker) are, in order: --model or
@@ -160,6 +167,9 @@ async function chat(args: string[]): Promise<number> {
       approve: { type: "string" },
       session: { type: "string" },
       continue: { type: "boolean", short: "c" },
+      url: { type: "string" },
+      token: { type: "string" },
+      header: { type: "string", multiple: true },
     },
     strict: true,
     allowPositionals: false,
