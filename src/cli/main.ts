@@ -11,6 +11,8 @@ const HELP = `weft: AI agents as graphs, served to code editors over the Agent C
 Usage:
   weft acp [options]     Serve the weft coding agent over ACP on stdin/stdout (what an editor runs).
   weft chat [options]    Chat with an ACP agent (weft's, or any other) in this terminal.
+  weft serve [options]   Serve the weft coding agent remotely, over ACP's Streamable HTTP and
+                         WebSocket transport (weft chat --url, or any remote ACP client).
   weft setup             Choose a provider and a model and store its API key (asks in this
                          terminal, or reads the answers from stdin, one a line).
   weft --help            Show this help.
@@ -31,6 +33,21 @@ weft acp options:
                              directory or a .db/.sqlite/.sqlite3 extension, or sqlite:<path>),
                              postgres://… or redis://…. Default: $XDG_STATE_HOME/weft/sessions.db
                              (~/.local/state/weft/sessions.db).               [WEFT_SESSIONS]
+
+weft serve options (and the weft acp options above):
+  --listen <host:port>       Where to listen. Default: 127.0.0.1:8377. Without authentication
+                             only a loopback address is allowed.              [WEFT_LISTEN]
+  --root <dir>               A directory sessions may be opened in, with all inside it (may be
+                             repeated). Default: the current directory.
+  --tokens-file <file>       Bearer tokens, one "token principal-id" a line.
+                             Also WEFT_TOKENS=token:principal,token:principal.
+  --jwks <url>               Accept JWTs signed by a key of this JWKS (with --issuer, --audience).
+  --jwt-key <file>           Accept JWTs signed with this PEM public key or shared secret.
+  --issuer <iss>             The issuer JWTs must name.
+  --audience <aud>           The audience JWTs must name.
+  --origin <origin>          A browser origin allowed to call (may be repeated). Default: loopback.
+  --tls-cert <file>          Serve TLS (HTTP/2 and HTTP/1.1) with this certificate ...
+  --tls-key <file>           ... and this key.
 
 weft chat options:
   --agent "<command args>"   The agent to run. Default: weft acp (with the options above).
@@ -103,6 +120,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await chat(rest);
       case "setup":
         return await setup(rest);
+      case "serve":
+        return await serve(rest);
       default:
         throw new UsageError(`unknown command "${command}".`);
     }
@@ -151,6 +170,35 @@ async function acp(args: string[]): Promise<number> {
   const config = readAgentConfig(values, process.env);
   const { runAcp } = await import("./acp-command.js");
   return runAcp(config, version());
+}
+
+async function serve(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      ...agentOptions,
+      listen: { type: "string" },
+      root: { type: "string", multiple: true },
+      "tokens-file": { type: "string" },
+      jwks: { type: "string" },
+      "jwt-key": { type: "string" },
+      issuer: { type: "string" },
+      audience: { type: "string" },
+      origin: { type: "string", multiple: true },
+      "tls-cert": { type: "string" },
+      "tls-key": { type: "string" },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const { readAgentConfig } = await import("./config.js");
+  const config = readAgentConfig(values, process.env);
+  const { runServe } = await import("./serve-command.js");
+  return runServe(values, config, process.env, version());
 }
 
 async function chat(args: string[]): Promise<number> {

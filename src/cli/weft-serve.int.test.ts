@@ -1,0 +1,170 @@
+// `weft serve` as a person runs it: refused beyond loopback without authentication, a turn for
+// `weft chat --url`, and two processes on one Postgres: a session started on one is prompted on
+// the other, and when the one running a turn is killed, the other carries the turn on.
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import * as acp from "@agentclientprotocol/sdk";
+import { createHttpStream } from "@agentclientprotocol/sdk/experimental/http-client";
+import { afterEach, describe, expect, it } from "vitest";
+
+import { repoRoot } from "../../test/support/agent-process.js";
+import { cleanUpStores, postgresSkip, storesUnderTest } from "../../test/support/servers.js";
+import { FakeModelServer, type FakeScript } from "../testing/fake-model-server.js";
+
+const weft = join(repoRoot, "bin/weft.js");
+const home = realpathSync(mkdtempSync(join(tmpdir(), "weft-serve-")));
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    await cleanup();
+  }
+});
+
+interface Served {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+}
+
+function env(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  return { ...process.env, XDG_STATE_HOME: home, XDG_CONFIG_HOME: join(home, "config"), WEFT_MODELS: undefined, WEFT_API_KEY: undefined, OPENAI_API_KEY: undefined, WEFT_LOG: "info", ...extra };
+}
+
+/** Starts `weft serve` and resolves once it says where it listens. */
+function serve(args: string[], extra: Record<string, string | undefined>): Promise<Served> {
+  const child = spawn(process.execPath, [weft, "serve", "--listen", "127.0.0.1:0", "--root", home, ...args], { env: env(extra), stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  cleanups.push(() => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGKILL");
+    }
+  });
+  return new Promise((resolve, reject) => {
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /listening on (\S+)/.exec(stderr);
+      if (match?.[1]) {
+        resolve({ child, url: match[1], stderr: () => stderr });
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`weft serve exited ${code}: ${stderr}`)));
+  });
+}
+
+async function fakeModel(script: FakeScript): Promise<FakeModelServer> {
+  const model = await FakeModelServer.start(script);
+  cleanups.push(() => model.close());
+  return model;
+}
+
+interface Client {
+  agent: acp.ClientContext;
+  updates: acp.SessionNotification[];
+  text(sessionId: string): string;
+  close(): void;
+}
+
+async function connect(url: string, token: string): Promise<Client> {
+  const updates: acp.SessionNotification[] = [];
+  const connection = acp
+    .client({ name: "serve-test" })
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      updates.push(params);
+    })
+    .onRequest(acp.methods.client.session.requestPermission, () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }))
+    .connect(createHttpStream(url, { headers: { authorization: `Bearer ${token}` } }));
+  cleanups.push(() => connection.close());
+  await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+  return {
+    agent: connection.agent,
+    updates,
+    text: (sessionId) =>
+      updates
+        .filter((notification) => notification.sessionId === sessionId)
+        .map(({ update }) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? update.content.text : ""))
+        .join(""),
+    close: () => connection.close(),
+  };
+}
+
+function run(args: string[], extra: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [weft, ...args], { env: env(extra), stdio: ["ignore", "pipe", "pipe"], cwd: home });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, stdout, stderr })));
+}
+
+describe("weft serve", () => {
+  it("will not listen beyond loopback without authentication, and says how to add it", async () => {
+    const result = await run(["serve", "--listen", "0.0.0.0:0"], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("without authentication");
+    expect(result.stderr).toContain("--tokens-file");
+  });
+
+  it("serves the coding agent to weft chat --url, which needs the token", async () => {
+    const model = await fakeModel(() => ({ text: ["served ", "remotely"] }));
+    const served = await serve([], { WEFT_TOKENS: "secret-token:ann", WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url, WEFT_SESSIONS: "memory" });
+    const ok = await run(["chat", "--url", served.url, "-p", "hello"], { WEFT_TOKEN: "secret-token" });
+    expect(ok.stdout).toContain("served remotely");
+    expect(ok.code).toBe(0);
+    const refused = await run(["chat", "--url", served.url, "-p", "hello"], { WEFT_TOKEN: "wrong" });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("401");
+  });
+
+  describe.skipIf(postgresSkip)("two processes on one Postgres", () => {
+    const postgres = storesUnderTest(() => home).find((store) => store.name === "postgres");
+
+    it("prompts on one a session started on the other, and carries on a turn whose process was killed", async () => {
+      const sessions = postgres?.spec() as string;
+      cleanups.push(() => cleanUpStores([sessions]));
+      let calls = 0;
+      let slow = false;
+      const model = await fakeModel(() => {
+        calls++;
+        // While `slow`, the reply streams for long enough to kill the process in the middle of it.
+        return slow ? { text: Array.from({ length: 200 }, (_, index) => `w${index} `), chunkDelayMs: 20 } : { text: `reply ${calls}` };
+      });
+      const shared = { WEFT_TOKENS: "t-ann:ann", WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url, WEFT_SESSIONS: sessions };
+      const [one, two] = await Promise.all([serve([], shared), serve([], shared)]);
+
+      const onOne = await connect(one.url, "t-ann");
+      const { sessionId } = await onOne.agent.request(acp.methods.agent.session.new, { cwd: home, mcpServers: [] });
+      await onOne.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "first" }] });
+      expect(onOne.text(sessionId)).toBe("reply 1");
+
+      const onTwo = await connect(two.url, "t-ann");
+      await onTwo.agent.request(acp.methods.agent.session.load, { sessionId, cwd: home, mcpServers: [] });
+      const answer = await onTwo.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "second" }] });
+      expect(answer.stopReason).toBe("end_turn");
+      expect(onTwo.text(sessionId)).toContain("reply 2");
+      onTwo.close();
+
+      // A turn on the first process, killed while the reply streams.
+      slow = true;
+      const onOneAgain = await connect(one.url, "t-ann");
+      await onOneAgain.agent.request(acp.methods.agent.session.load, { sessionId, cwd: home, mcpServers: [] });
+      void onOneAgain.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "third" }] }).catch(() => undefined);
+      await expect.poll(() => onOneAgain.text(sessionId).includes("w3 "), { timeout: 10_000 }).toBe(true);
+      one.child.kill("SIGKILL");
+      slow = false;
+
+      const carried = await connect(two.url, "t-ann");
+      await carried.agent.request(acp.methods.agent.session.load, { sessionId, cwd: home, mcpServers: [] });
+      // The load carried the turn on (the model was asked again) and answered when it ended.
+      expect(carried.text(sessionId)).toContain(`reply ${calls}`);
+      const prompts = carried.updates.filter(({ update }) => update.sessionUpdate === "user_message_chunk").map(({ update }) => (update.sessionUpdate === "user_message_chunk" && update.content.type === "text" ? update.content.text : ""));
+      expect(prompts).toEqual(["first", "second", "third"]);
+      const next = await carried.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "fourth" }] });
+      expect(next.stopReason).toBe("end_turn");
+      expect(carried.text(sessionId)).toContain(`reply ${calls}`);
+    });
+  });
+});
