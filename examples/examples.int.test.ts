@@ -1,12 +1,13 @@
 // The examples run as real agents: each is started with tsx and driven by the SDK client.
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
+import { createHttpStream } from "@agentclientprotocol/sdk/experimental/http-client";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { AgentProcess, repoRoot } from "../test/support/agent-process.js";
@@ -120,6 +121,48 @@ describe("examples", () => {
     expect(result.stderr).toContain('Cannot use model "openai-compatible:fake"');
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(join(cwd, "sessions.db"))).toBe(false);
+  });
+
+  it("remote-agent.ts serves a turn over HTTP to the holder of a token, and 401 to anyone else", async () => {
+    model = await FakeModelServer.start(() => ({ text: "from afar" }));
+    const cwd = emptyDirectory();
+    const server = spawn(process.execPath, ["--import", tsx, `${repoRoot}examples/remote-agent.ts`], {
+      cwd,
+      env: { ...process.env, WEFT_MODEL: "openai-compatible:fake", WEFT_BASE_URL: model.url, WEFT_TOKENS: "sesame:ann", PORT: String(await closedPort()) },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let stderr = "";
+        server.stderr.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString();
+          const found = /Serving on (\S+)/.exec(stderr);
+          if (found?.[1]) {
+            resolve(found[1]);
+          }
+        });
+        server.once("exit", () => reject(new Error(stderr)));
+      });
+      const refused = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      expect(refused.status).toBe(401);
+      const replies: string[] = [];
+      const connection = acp
+        .client({ name: "example-test" })
+        .onNotification(acp.methods.client.session.update, ({ params }) => {
+          if (params.update.sessionUpdate === "agent_message_chunk" && params.update.content.type === "text") {
+            replies.push(params.update.content.text);
+          }
+        })
+        .connect(createHttpStream(url, { headers: { authorization: "Bearer sesame" } }));
+      await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+      const end = await connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "hi" }] });
+      expect(end.stopReason).toBe("end_turn");
+      expect(replies.join("")).toBe("from afar");
+      connection.close();
+    } finally {
+      server.kill();
+    }
   });
 
   it("quickstart.ts prints why a run failed", async () => {
