@@ -1,5 +1,5 @@
-// serveAcpHttp() on a real port, reached with the SDK's own client streams over Streamable HTTP and
-// WebSocket: a turn with a tool call and a permission, cancel, credentials refused, one person
+// serveAcpHttp() on a real port, reached with the SDK's own client streams over Streamable HTTP
+// (HTTP/1.1 and HTTP/2) and WebSocket: a turn with a tool call and a permission, cancel, credentials refused, one person
 // kept out of another's sessions, a connection cut mid-turn and the session loaded again, and a
 // directory outside the allowed root.
 
@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { z } from "zod";
 
+import { http2Fetch } from "../../../../test/support/http2-fetch.js";
 import { TcpProxy } from "../../../../test/support/tcp-proxy.js";
 import { createAgent } from "../../../agent/create-agent.js";
 import { defineTool } from "../../../agent/tool.js";
@@ -26,7 +27,8 @@ import { jwtAuth } from "./jwt-auth.js";
 import { listenHttp } from "./listen-http.js";
 import { serveAcpHttp } from "./serve-acp-http.js";
 
-type Transport = "http" | "ws";
+/** Streamable HTTP over HTTP/1.1 (Node's fetch) or HTTP/2 without TLS (h2c), or WebSocket. */
+type Transport = "http" | "h2c" | "ws";
 
 const SECRET = "a shared secret of at least thirty-two bytes";
 const root = realpathSync(mkdtempSync(join(tmpdir(), "weft-remote-")));
@@ -86,7 +88,17 @@ function endpoint(url: URL, transport: Transport): string {
 
 function connect(url: URL | string, transport: Transport, token: string): Client {
   const headers = { authorization: `Bearer ${token}` };
-  const stream = transport === "http" ? createHttpStream(String(url), { headers }) : createWebSocketStream(String(url), { WebSocket, headers });
+  let stream: acp.Stream;
+  if (transport === "ws") {
+    stream = createWebSocketStream(String(url), { WebSocket, headers });
+  } else if (transport === "h2c") {
+    // One HTTP/2 session per client, as a client of its own would have.
+    const h2 = http2Fetch();
+    cleanups.push(() => h2.close());
+    stream = createHttpStream(String(url), { headers, fetch: h2.fetch });
+  } else {
+    stream = createHttpStream(String(url), { headers });
+  }
   const updates: acp.SessionNotification[] = [];
   const permissions: acp.RequestPermissionRequest[] = [];
   const connection = acp
@@ -125,7 +137,7 @@ async function jwt(claims: { sub?: string; aud?: string; expiresIn?: string | nu
   return token.sign(new TextEncoder().encode(SECRET));
 }
 
-describe.each<Transport>(["http", "ws"])("serveAcpHttp over %s", (transport) => {
+describe.each<Transport>(["http", "h2c", "ws"])("serveAcpHttp over %s", (transport) => {
   it("runs a turn with a tool call that asks permission, then writes", async () => {
     const written: unknown[] = [];
     const write = defineTool({ name: "write", description: "Writes.", input: z.object({ text: z.string() }), execute: (input) => void written.push(input.text) });
@@ -230,13 +242,16 @@ describe.each<Transport>(["http", "ws"])("serveAcpHttp over %s", (transport) => 
     await expect.poll(() => again.updatesOf(sessionId).some((update) => update.sessionUpdate === "tool_call")).toBe(true);
     waiting.open();
     await loaded;
-    const updates = again.updatesOf(sessionId);
-    expect(texts(updates, "user_message_chunk")).toEqual(["wait for it"]);
-    expect(texts(updates, "agent_message_chunk").join("")).toBe("before after the cut");
-    expect(updates.filter((update) => update.sessionUpdate === "tool_call")).toHaveLength(1);
-    expect(updates.filter((update) => update.sessionUpdate === "tool_call_update" && update.status === "completed")).toHaveLength(1);
+    // Over HTTP the load's answer and the session's updates come on different streams, so the
+    // last updates may follow the answer.
+    await expect.poll(() => texts(again.updatesOf(sessionId), "agent_message_chunk").join("")).toBe("before after the cut");
     // The session ended its turn normally and takes the next prompt.
     expect(await again.prompt(sessionId, "and now?")).toMatchObject({ stopReason: "end_turn" });
+    await expect.poll(() => texts(again.updatesOf(sessionId), "agent_message_chunk").join("")).toBe("before after the cutnow");
+    const updates = again.updatesOf(sessionId);
+    expect(texts(updates, "user_message_chunk")).toEqual(["wait for it"]);
+    expect(updates.filter((update) => update.sessionUpdate === "tool_call")).toHaveLength(1);
+    expect(updates.filter((update) => update.sessionUpdate === "tool_call_update" && update.status === "completed")).toHaveLength(1);
   });
 });
 
