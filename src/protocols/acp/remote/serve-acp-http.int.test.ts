@@ -12,11 +12,12 @@ import { createHttpStream } from "@agentclientprotocol/sdk/experimental/http-cli
 import { createWebSocketStream } from "@agentclientprotocol/sdk/experimental/ws-client";
 import { SignJWT } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
-import { WebSocket } from "ws";
+import { type ClientOptions, WebSocket } from "ws";
 import { z } from "zod";
 
 import { http2Fetch } from "../../../../test/support/http2-fetch.js";
 import { TcpProxy } from "../../../../test/support/tcp-proxy.js";
+import { testCertificate, type TestCertificate } from "../../../../test/support/test-certificate.js";
 import { createAgent } from "../../../agent/create-agent.js";
 import { defineTool } from "../../../agent/tool.js";
 import { ScriptedModel } from "../../../testing/scripted-model.js";
@@ -70,11 +71,11 @@ function gate(): { wait: (signal: AbortSignal) => Promise<string>; open(): void;
   };
 }
 
-async function serve(model: ScriptedModel, tools: Parameters<typeof createAgent>[0]["tools"], options: AcpOptions = {}) {
+async function serve(model: ScriptedModel, tools: Parameters<typeof createAgent>[0]["tools"], options: AcpOptions = {}, tls?: TestCertificate) {
   const graph = createAgent({ model, tools, approvals: ["write"] });
   const authenticate = anyOf(bearerTokens({ "token-ann": "ann", "token-bob": "bob" }), jwtAuth({ key: SECRET, issuer: "https://id.test", audience: "weft" }));
   const acpHttp = serveAcpHttp(graph, { authenticate, roots: [root] }, options);
-  const listener = await listenHttp(acpHttp, { port: 0 });
+  const listener = await listenHttp(acpHttp, { port: 0, ...(tls ? { tls } : {}) });
   cleanups.push(async () => {
     await acpHttp.close();
     await listener.close();
@@ -252,6 +253,40 @@ describe.each<Transport>(["http", "h2c", "ws"])("serveAcpHttp over %s", (transpo
     expect(texts(updates, "user_message_chunk")).toEqual(["wait for it"]);
     expect(updates.filter((update) => update.sessionUpdate === "tool_call")).toHaveLength(1);
     expect(updates.filter((update) => update.sessionUpdate === "tool_call_update" && update.status === "completed")).toHaveLength(1);
+  });
+});
+
+describe("serveAcpHttp over TLS", () => {
+  it("runs a turn over HTTP/2 and over WebSocket on one port", async () => {
+    const certificate = testCertificate();
+    const { url } = await serve(new ScriptedModel(() => ({ text: "secure" })), [], {}, certificate);
+    expect(url.protocol).toBe("https:");
+    const h2 = http2Fetch({ ca: certificate.cert });
+    cleanups.push(() => h2.close());
+    const headers = { authorization: "Bearer token-ann" };
+    // ws.WebSocket trusting the test's certificate, as the SDK constructs it.
+    const TrustingWebSocket = class extends WebSocket {
+      constructor(address: string, protocols?: string | string[], options?: ClientOptions) {
+        super(address, protocols ?? [], { ...options, ca: certificate.cert });
+      }
+    };
+    for (const stream of [createHttpStream(url.href, { headers, fetch: h2.fetch }), createWebSocketStream(url.href.replace(/^https/, "wss"), { WebSocket: TrustingWebSocket, headers })]) {
+      const replies: string[] = [];
+      const connection = acp
+        .client({ name: "tls-test" })
+        .onNotification(acp.methods.client.session.update, ({ params }) => {
+          if (params.update.sessionUpdate === "agent_message_chunk" && params.update.content.type === "text") {
+            replies.push(params.update.content.text);
+          }
+        })
+        .connect(stream);
+      cleanups.push(() => connection.close());
+      await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [] });
+      expect(await connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "hi" }] })).toMatchObject({ stopReason: "end_turn" });
+      await expect.poll(() => replies.join("")).toBe("secure");
+    }
+    expect(h2.sessionsOpened()).toBe(1);
   });
 });
 
