@@ -26,7 +26,7 @@ import { anyOf } from "./any-of.js";
 import { bearerTokens } from "./bearer-tokens.js";
 import { jwtAuth } from "./jwt-auth.js";
 import { listenHttp } from "./listen-http.js";
-import { serveAcpHttp } from "./serve-acp-http.js";
+import { type AcpHttpOptions, serveAcpHttp } from "./serve-acp-http.js";
 
 /** Streamable HTTP over HTTP/1.1 (Node's fetch) or HTTP/2 without TLS (h2c), or WebSocket. */
 type Transport = "http" | "h2c" | "ws";
@@ -71,10 +71,10 @@ function gate(): { wait: (signal: AbortSignal) => Promise<string>; open(): void;
   };
 }
 
-async function serve(model: ScriptedModel, tools: Parameters<typeof createAgent>[0]["tools"], options: AcpOptions = {}, tls?: TestCertificate) {
+async function serve(model: ScriptedModel, tools: Parameters<typeof createAgent>[0]["tools"], options: AcpOptions = {}, tls?: TestCertificate, http: AcpHttpOptions = {}) {
   const graph = createAgent({ model, tools, approvals: ["write"] });
   const authenticate = anyOf(bearerTokens({ "token-ann": "ann", "token-bob": "bob" }), jwtAuth({ key: SECRET, issuer: "https://id.test", audience: "weft" }));
-  const acpHttp = serveAcpHttp(graph, { authenticate, roots: [root] }, options);
+  const acpHttp = serveAcpHttp(graph, { authenticate, roots: [root], ...http }, options);
   const listener = await listenHttp(acpHttp, { port: 0, ...(tls ? { tls } : {}) });
   cleanups.push(async () => {
     await acpHttp.close();
@@ -316,6 +316,27 @@ describe("serveAcpHttp's credentials", () => {
       socket.on("error", () => undefined);
     });
     expect(status).toBe(401);
+  });
+
+  it("closes a connection left without a request or a stream, and keeps one whose stream is open", async () => {
+    const { url } = await serve(new ScriptedModel([]), [], {}, undefined, { idleConnectionMs: 200 });
+    const open = async () => (await post(url, "Bearer token-ann")).headers.get("acp-connection-id") as string;
+    const [left, kept] = [await open(), await open()];
+    const stream = await fetch(url, { headers: { accept: "text/event-stream", authorization: "Bearer token-ann", "acp-connection-id": kept } });
+    expect(stream.status).toBe(200);
+    const reading = stream.body?.getReader();
+    void (async () => {
+      while (!(await reading?.read())?.done) {
+        // Read the stream as a client does, so it stays open.
+      }
+    })().catch(() => undefined);
+    const list = (id: string) =>
+      fetch(url, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer token-ann", "acp-connection-id": id }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "session/list", params: {} }) });
+    // Four idle times without a word from either (a request would count as use).
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect((await list(left)).status).toBe(404);
+    expect((await list(kept)).status).toBe(202);
+    await reading?.cancel();
   });
 
   it("answers someone else's connection as unknown", async () => {

@@ -52,6 +52,12 @@ export interface AcpHttpOptions {
   limits?: ConnectionLimits | undefined;
   /** The largest request body read, in bytes. Default 16 MiB (the largest prompt serveAcp takes). */
   maxRequestBodyBytes?: number | undefined;
+  /**
+   * How long a Streamable HTTP connection may go without a request or an open stream before it
+   * is closed, in ms: its client is gone (a laptop that slept, a network that dropped) and will
+   * make a new one. Default 2 minutes. Its sessions go on without it.
+   */
+  idleConnectionMs?: number | undefined;
 }
 
 /** A running remote ACP endpoint: handlers for a Node HTTP (or HTTP/2 compatibility) server. */
@@ -96,8 +102,20 @@ export function serveAcpHttp(graph: ProtocolGraph, http: AcpHttpOptions = {}, op
     checkDirectories: (principal, directories) => checkInRoots(directories, typeof roots === "function" ? roots(principal ?? ANONYMOUS) : roots),
   });
   const sdk = new SdkServer({ ...REMOTE_CONNECTION_LIMITS, ...http.limits, createAgent: () => connector(ANONYMOUS) });
-  /** Which principal opened each connection, by its Acp-Connection-Id. */
-  const owners = new Map<string, string>();
+  /** The Streamable HTTP connections open now, by their Acp-Connection-Id: whose, and when last used. */
+  const connections = new Map<string, { owner: string; lastSeen: number; streams: number }>();
+  const idleMs = http.idleConnectionMs ?? 120_000;
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [id, connection] of connections) {
+      if (connection.streams === 0 && now - connection.lastSeen > idleMs) {
+        connections.delete(id);
+        logger.info("Closing an idle connection", { connectionId: id, owner: connection.owner });
+        void sdk.handleRequest(new Request(`http://localhost${endpoint}`, { method: "DELETE", headers: { "acp-connection-id": id } })).catch(() => undefined);
+      }
+    }
+  }, Math.max(10, Math.min(idleMs / 2, 10_000)));
+  sweep.unref();
 
   /** The agent side of one new connection, answering for `principal`. */
   const connector = (principal: Principal) => {
@@ -108,7 +126,7 @@ export function serveAcpHttp(graph: ProtocolGraph, http: AcpHttpOptions = {}, op
         const connection = agent.connect(stream, { principal }, connectOptions);
         void connection.closed.then(() => {
           if (opened.id !== undefined) {
-            owners.delete(opened.id);
+            connections.delete(opened.id);
           }
         });
         return connection;
@@ -148,18 +166,20 @@ export function serveAcpHttp(graph: ProtocolGraph, http: AcpHttpOptions = {}, op
       }
       const connectionId = request.headers.get("acp-connection-id");
       if (connectionId !== null) {
+        const connection = connections.get(connectionId);
         // Someone else's connection is answered as one that does not exist.
-        if (owners.has(connectionId) && owners.get(connectionId) !== principal.id) {
+        if (connection && connection.owner !== principal.id) {
           return new Response("Unknown connection.", { status: 404 });
         }
-        return sdk.handleRequest(request);
+        const response = await sdk.handleRequest(request);
+        return connection ? inUse(connection, response) : response;
       }
       const made = connector(principal);
       const response = await sdk.handleRequest(request, { createAgent: () => made });
       const id = response.headers.get("acp-connection-id");
       if (id !== null) {
         made.opened.id = id;
-        owners.set(id, principal.id);
+        connections.set(id, { owner: principal.id, lastSeen: Date.now(), streams: 0 });
       }
       return response;
     },
@@ -201,6 +221,7 @@ export function serveAcpHttp(graph: ProtocolGraph, http: AcpHttpOptions = {}, op
     request: handleRequest,
     upgrade: handleUpgrade,
     close: async () => {
+      clearInterval(sweep);
       await sdk.close();
       webSockets?.close();
       await agent.close();
@@ -212,6 +233,45 @@ export function serveAcpHttp(graph: ProtocolGraph, http: AcpHttpOptions = {}, op
       agent.live(sessionId).commands.set(commands);
     },
   };
+}
+
+/** Marks a connection used now, and while `response` streams (an SSE stream stays open for as long as its client reads it). */
+function inUse(connection: { lastSeen: number; streams: number }, response: Response): Response {
+  connection.lastSeen = Date.now();
+  if (!response.body || !response.headers.get("content-type")?.startsWith("text/event-stream")) {
+    return response;
+  }
+  connection.streams++;
+  let open = true;
+  const ended = () => {
+    if (open) {
+      open = false;
+      connection.streams--;
+      connection.lastSeen = Date.now();
+    }
+  };
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    pull: async (controller) => {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          ended();
+          controller.close();
+        } else {
+          controller.enqueue(value);
+        }
+      } catch (error) {
+        ended();
+        controller.error(error);
+      }
+    },
+    cancel: (reason) => {
+      ended();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** The ws package's server, as far as the upgrade handler uses it. */
