@@ -339,6 +339,18 @@ describe("serveAcpHttp's credentials", () => {
     await reading?.cancel();
   });
 
+  it("answers hostile requests with their HTTP errors and goes on serving", async () => {
+    const { url } = await serve(new ScriptedModel([]), [], {}, undefined, { maxRequestBodyBytes: 4096 });
+    const send = (body: string, headers: Record<string, string> = {}) => fetch(url, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer token-ann", ...headers }, body });
+    expect((await send("{not json")).status).toBe(400);
+    // A batch: the RFD says 501; the SDK's server answers 400.
+    expect((await send(`[${initialize}]`)).status).toBe(400);
+    expect((await send(initialize, { "content-type": "text/plain" })).status).toBe(415);
+    expect((await send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { padding: "x".repeat(10_000) } }))).status).toBe(413);
+    expect((await fetch(new URL("/elsewhere", url), { headers: { authorization: "Bearer token-ann" } })).status).toBe(404);
+    expect((await post(url, "Bearer token-ann")).status).toBe(200);
+  });
+
   it("answers someone else's connection as unknown", async () => {
     const { url } = await serve(new ScriptedModel([]), []);
     const opened = await post(url, "Bearer token-ann");
