@@ -2,7 +2,6 @@
 
 import { PassThrough } from "node:stream";
 
-import { ModelCatalog } from "../coding-agent/model-options.js";
 import { serveCodingAgent } from "../coding-agent/serve-coding-agent.js";
 import { UnconfiguredModel } from "../models/unconfigured-model.js";
 import { killAllGroups } from "../process/process-groups.js";
@@ -10,19 +9,14 @@ import type { AcpStreams } from "../protocols/acp/streams.js";
 import { LazyStore } from "../stores/lazy-store.js";
 import { openStore } from "../stores/open-store.js";
 import type { Logger } from "../types/logger.js";
+import { configuredModels, keepServing } from "./agent-setup.js";
 import type { AgentConfig } from "./config.js";
 import { stderrLogger } from "./stderr-logger.js";
 
 export async function runAcp(config: AgentConfig, version: string): Promise<number> {
   const logger = stderrLogger(config.logLevel);
-  // An editor's agent must outlive a stray error: log it and keep serving (the session store keeps
-  // what was acknowledged, and each request's own errors already become JSON-RPC errors).
-  process.on("unhandledRejection", (reason) => logger.error("Unhandled rejection", { reason: String(reason) }));
-  process.on("uncaughtException", (error) => logger.error("Uncaught exception", { error: error.stack ?? String(error) }));
-  const models = config.models.length > 0 ? new ModelCatalog(config.models, { default: config.defaultModel, logger }) : undefined;
-  if (!models) {
-    logger.warn(`No model is configured (run weft setup, write ${config.configFile}, or set WEFT_MODEL); every prompt will get a message saying how.`);
-  }
+  keepServing(logger);
+  const models = configuredModels(config, logger);
   const store = new LazyStore(() => openStore(config.sessions));
   const streams: AcpStreams = config.logLevel === "debug" ? wireLog(logger) : { input: process.stdin, output: process.stdout };
   // Open the session store while the editor is busy with our answer to initialize.

@@ -5,7 +5,6 @@ import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 
-import { ModelCatalog } from "../coding-agent/model-options.js";
 import { serveCodingAgentHttp } from "../coding-agent/serve-coding-agent-http.js";
 import { UnconfiguredModel } from "../models/unconfigured-model.js";
 import { killAllGroups } from "../process/process-groups.js";
@@ -18,6 +17,7 @@ import { parseTokenList, readTokensFile } from "../protocols/acp/remote/token-li
 import { LazyStore } from "../stores/lazy-store.js";
 import { openStore } from "../stores/open-store.js";
 import type { Logger } from "../types/logger.js";
+import { configuredModels, keepServing } from "./agent-setup.js";
 import { type AgentConfig, UsageError } from "./config.js";
 import { stderrLogger } from "./stderr-logger.js";
 
@@ -45,13 +45,8 @@ export async function runServe(flags: ServeFlags, config: AgentConfig, env: Node
     throw new UsageError(`weft serve will not listen on ${host} without authentication: give --tokens-file, WEFT_TOKENS or --jwks/--jwt-key, or listen on 127.0.0.1`);
   }
   const tls = readTls(flags);
-  // A server keeps serving through a stray error, as `weft acp` does.
-  process.on("unhandledRejection", (reason) => logger.error("Unhandled rejection", { reason: String(reason) }));
-  process.on("uncaughtException", (error) => logger.error("Uncaught exception", { error: error.stack ?? String(error) }));
-  const models = config.models.length > 0 ? new ModelCatalog(config.models, { default: config.defaultModel, logger }) : undefined;
-  if (!models) {
-    logger.warn(`No model is configured (run weft setup, write ${config.configFile}, or set WEFT_MODEL); every prompt will get a message saying how.`);
-  }
+  keepServing(logger);
+  const models = configuredModels(config, logger);
   const store = new LazyStore(() => openStore(config.sessions));
   const roots = (flags.root?.length ? flags.root : [process.cwd()]).map((root) => resolve(root));
   const server = serveCodingAgentHttp(

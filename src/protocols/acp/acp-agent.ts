@@ -189,6 +189,18 @@ export class AcpAgent {
       record.info = sessionInfo(sessionId, cwd, params.mcpServers ?? [], directories, record.info.owner);
       return { record, moved };
     };
+    /** Opens a session open elsewhere in this connection too (`attach` does), for a load or resume to answer. */
+    const openHere = async (session: LiveSession, attach: () => Promise<void>) => {
+      const answer = answerWritten();
+      try {
+        session.holdUpdatesUntil(answer.written);
+        await attach();
+        session.announce({ title: true });
+        return session.config.announce();
+      } finally {
+        answer.returning();
+      }
+    };
     const checkOpening = (params: acp.LoadSessionRequest | acp.ResumeSessionRequest) => {
       checkCwd(params.cwd);
       checkDirectories(params.cwd, additionalDirectories(params.cwd, params.additionalDirectories));
@@ -266,17 +278,11 @@ export class AcpAgent {
         if (joined) {
           // Open elsewhere too: this connection gets the conversation and the turn going on, then
           // the rest of the turn; the load answers when it ends, as a load that carries one on does.
-          const answer = answerWritten();
-          try {
-            joined.holdUpdatesUntil(answer.written);
+          return openHere(joined, async () => {
             await joined.join(link, replayTo(params.sessionId));
             logger.info("Session joined", { method: "session/load", sessionId: params.sessionId, busy: joined.busy });
             await joined.settled();
-            joined.announce({ title: true });
-            return joined.config.announce();
-          } finally {
-            answer.returning();
-          }
+          });
         }
         const { record, moved } = await loadRecord(params);
         const offered = await this.sessionOptions();
@@ -299,15 +305,7 @@ export class AcpAgent {
         checkOpening(params);
         const joined = joinable(params);
         if (joined) {
-          const answer = answerWritten();
-          try {
-            joined.holdUpdatesUntil(answer.written);
-            joined.clients.attach(link);
-            joined.announce({ title: true });
-            return joined.config.announce();
-          } finally {
-            answer.returning();
-          }
+          return openHere(joined, () => Promise.resolve(joined.clients.attach(link)));
         }
         const { record, moved } = await loadRecord(params);
         const offered = await this.sessionOptions();
