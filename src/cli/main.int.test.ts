@@ -50,7 +50,10 @@ describe("the weft command", () => {
   }, 120_000);
 
   it.each([
-    [["serve"], 'unknown command "serve"'],
+    [["serve-me"], 'unknown command "serve-me"'],
+    [["serve", "--listen", "8377"], "--listen takes host:port"],
+    [["serve", "--jwks", "https://id.example.com/jwks.json"], "JWTs need --issuer and --audience"],
+    [["serve", "--tls-cert", "cert.pem"], "TLS needs both --tls-cert and --tls-key"],
     [["acp", "--modle", "x"], "Unknown option '--modle'"],
     [["acp", "--model", "gpt-4"], 'Cannot use model "gpt-4"'],
     [["acp", "--model", "openai-compatible:llama"], "needs a base URL"],
