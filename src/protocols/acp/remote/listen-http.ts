@@ -74,6 +74,14 @@ const REQUEST_TIMEOUT_MS = 120_000;
 const TIMEOUT_CHECK_INTERVAL_MS = 5_000;
 
 /**
+ * How long an idle kept-alive HTTP/1.1 connection stays open. With the checks above every 5 s,
+ * Node's default of 5 s closes idle sockets close to when fetch (which keeps one 4 s) may reuse
+ * them, and a request sent into a socket as it closes is reset: the likely cause of an ECONNRESET
+ * the remote benchmark saw once under load. Clients close idle sockets long before this.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/**
  * How long an HTTP/2 connection may pass with no frame either way before it is closed. Each
  * write resets it, and the SDK writes an SSE keep-alive every 15 s, so open streams outlive it.
  * (HTTP/1.1 has Node's keep-alive timeout for its idle connections.)
@@ -118,7 +126,7 @@ export async function listenHttp(handlers: HttpHandlers, options: ListenHttpOpti
   // The session is already destroyed when this is emitted; there is nothing more to do.
   http2Server.on("sessionError", ignore);
 
-  const limits = { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS };
+  const limits = { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS };
   const server = options.tls
     ? https.createServer({ ...limits, key: options.tls.key, cert: options.tls.cert, ALPNProtocols: ["h2", "http/1.1"], handshakeTimeout: FIRST_BYTES_TIMEOUT_MS })
     : http.createServer(limits);
