@@ -4,7 +4,8 @@
 // second for all the sessions together, and each token's latency from its emission in the agent to
 // its arrival in the client's notification handler (both processes read the same clock).
 //
-//   node --import tsx bench/remote.ts [--quick] [--rounds N] [--sessions N]   (after npm run build)
+//   node --import tsx bench/remote.ts [--quick] [--rounds N] [--sessions N] [--transports stdio,http/1.1,h2c,websocket]
+//   (after npm run build; NODE_OPTIONS="--cpu-prof --cpu-prof-dir=DIR" profiles the agents and the clients)
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -60,6 +61,8 @@ export interface TransportResult {
   flat: TurnResult;
   /** The agent process's resident memory after both turns, from /proc (0 where there is none). */
   agentRssBytes: number;
+  /** HTTP/1.1 requests sent again because the kept-alive connection they went out on was reset. */
+  retriedRequests: number;
 }
 
 const root = resolve(fileURLToPath(import.meta.url), "../..");
@@ -137,7 +140,29 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-function connectRemote(agent: RemoteAgent, transport: Exclude<Transport, "stdio">, arrivals: Arrivals): BenchClient {
+/**
+ * Node's fetch, sending a request once more when the kept-alive connection it went out on is reset
+ * before any answer. That happens when a connection sits idle through a turn for about the
+ * server's keep-alive timeout (Node's 5 s) and the next POST meets the server closing it; browsers
+ * retry such requests too. Without this the SDK's HTTP stream takes the reset as the end of the
+ * connection. Every retry is counted and shown.
+ */
+function retryingFetch(retries: { count: number }): typeof globalThis.fetch {
+  return async (input, init) => {
+    try {
+      return await fetch(input, init);
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause;
+      if (cause?.code !== "ECONNRESET" || init?.signal?.aborted) {
+        throw error;
+      }
+      retries.count++;
+      return await fetch(input, init);
+    }
+  };
+}
+
+function connectRemote(agent: RemoteAgent, transport: Exclude<Transport, "stdio">, arrivals: Arrivals, retries: { count: number }): BenchClient {
   const headers = { authorization: `Bearer ${agent.token}` };
   // One HTTP/2 connection per simulated editor, as separate editors would have: a shared one would
   // hold every client's streams and meet the server's limit of 128 at once.
@@ -145,7 +170,7 @@ function connectRemote(agent: RemoteAgent, transport: Exclude<Transport, "stdio"
   const stream =
     transport === "websocket"
       ? createWebSocketStream(agent.url.replace(/^http/, "ws"), { WebSocket, headers })
-      : createHttpStream(agent.url, { headers, ...(h2 ? { fetch: h2.fetch } : {}) });
+      : createHttpStream(agent.url, { headers, fetch: h2 ? h2.fetch : retryingFetch(retries) });
   const connection = acp
     .client({ name: "bench" })
     .onNotification(acp.methods.client.session.update, ({ params }) => arrivals.take(params))
@@ -226,6 +251,7 @@ function rssOf(pid: number | undefined): number {
  */
 export async function benchTransport(transport: Transport, options: RemoteBenchOptions): Promise<TransportResult> {
   const arrivals = new Arrivals();
+  const retries = { count: 0 };
   const clients: BenchClient[] = [];
   let stopAgent: () => Promise<void>;
   let pid: number | undefined;
@@ -247,7 +273,7 @@ export async function benchTransport(transport: Transport, options: RemoteBenchO
     stopAgent = agent.stop;
     pid = agent.child.pid;
     for (let index = 0; index < options.sessions; index++) {
-      clients.push(connectRemote(agent, transport, arrivals));
+      clients.push(connectRemote(agent, transport, arrivals, retries));
     }
     sessions = await Promise.all(
       clients.map(async ({ connection }) => {
@@ -261,7 +287,7 @@ export async function benchTransport(transport: Transport, options: RemoteBenchO
     await measureTurn(sessions, arrivals, pid, 10, 0);
     const paced = await measureTurn(sessions, arrivals, pid, options.pacedTokens, options.pacedEveryMs);
     const flat = await measureTurn(sessions, arrivals, pid, options.flatTokens, 0);
-    return { transport, setupMs, paced, flat, agentRssBytes: rssOf(pid) };
+    return { transport, setupMs, paced, flat, agentRssBytes: rssOf(pid), retriedRequests: retries.count };
   } finally {
     await Promise.all(clients.map((client) => client.close()));
     await stopAgent();
@@ -269,10 +295,10 @@ export async function benchTransport(transport: Transport, options: RemoteBenchO
 }
 
 /** Runs every transport `rounds` times, interleaved round by round so that load on the machine falls on all of them alike. */
-export async function benchRemote(options: RemoteBenchOptions, rounds: number, log: (message: string) => void = () => {}): Promise<Map<Transport, TransportResult[]>> {
-  const results = new Map<Transport, TransportResult[]>(TRANSPORTS.map((transport) => [transport, []]));
+export async function benchRemote(options: RemoteBenchOptions, rounds: number, log: (message: string) => void = () => {}, transports: readonly Transport[] = TRANSPORTS): Promise<Map<Transport, TransportResult[]>> {
+  const results = new Map<Transport, TransportResult[]>(transports.map((transport) => [transport, []]));
   for (let round = 1; round <= rounds; round++) {
-    for (const transport of TRANSPORTS) {
+    for (const transport of transports) {
       log(`round ${round}/${rounds}: ${options.sessions} sessions over ${transport}`);
       results.get(transport)!.push(await benchTransport(transport, options));
     }
@@ -292,10 +318,11 @@ const perSecond = (value: number) => Math.round(value).toLocaleString("en");
 
 /** The results as Markdown table rows: one column per transport. */
 export function remoteRows(options: RemoteBenchOptions, results: Map<Transport, TransportResult[]>): string[] {
-  const of = (pick: (result: TransportResult) => number, format: (value: number) => string) => TRANSPORTS.map((transport) => spread((results.get(transport) ?? []).map(pick), format));
+  const transports = [...results.keys()];
+  const of = (pick: (result: TransportResult) => number, format: (value: number) => string) => transports.map((transport) => spread((results.get(transport) ?? []).map(pick), format));
   const ratioToStdio = (pick: (result: TransportResult) => number) => {
     const stdio = median((results.get("stdio") ?? []).map(pick));
-    return TRANSPORTS.map((transport) => `${(median((results.get(transport) ?? []).map(pick)) / stdio).toFixed(2)}x`);
+    return transports.map((transport) => (results.has("stdio") ? `${(median((results.get(transport) ?? []).map(pick)) / stdio).toFixed(2)}x` : ""));
   };
   const both = (first: (result: TransportResult) => number, second: (result: TransportResult) => number, format: (value: number) => string) => {
     const firsts = of(first, format);
@@ -306,8 +333,8 @@ export function remoteRows(options: RemoteBenchOptions, results: Map<Transport, 
   const paced = `paced turn (${options.pacedTokens} tokens per session, one every ${options.pacedEveryMs} ms: ${perSecond(offered)} tokens/s offered)`;
   const flat = `flat-out turn (${options.flatTokens.toLocaleString("en")} tokens per session at once, ${(options.flatTokens * options.sessions).toLocaleString("en")} in all)`;
   return [
-    row("", TRANSPORTS.map((transport) => (transport === "stdio" ? "stdio (1 process, 1 connection)" : `${transport} (1 server, ${options.sessions} connections)`))),
-    row("---", TRANSPORTS.map(() => "---")),
+    row("", transports.map((transport) => (transport === "stdio" ? "stdio (1 process, 1 connection)" : `${transport} (1 server, ${options.sessions} connections)`))),
+    row("---", transports.map(() => "---")),
     row(`set-up: spawn or connect, initialize, session/new, all ${options.sessions} at once`, of((result) => result.setupMs, formatMs)),
     row(`${paced}: tokens/s`, of((result) => result.paced.tokensPerSecond, perSecond)),
     row(`${paced}: token latency median`, of((result) => result.paced.medianMs, formatMs)),
@@ -321,6 +348,7 @@ export function remoteRows(options: RemoteBenchOptions, results: Map<Transport, 
     row(`${flat}: prompts sent → each session's first token, median / p99`, both((result) => result.flat.firstTokenMedianMs, (result) => result.flat.firstTokenP99Ms, formatMs)),
     row(`${flat}: CPU per 1,000 tokens, agent process / all clients`, both((result) => result.flat.agentCpuMs, (result) => result.flat.clientCpuMs, formatMs)),
     row("agent process RSS after both turns", of((result) => result.agentRssBytes, formatBytes)),
+    row("HTTP/1.1 requests sent again after their kept-alive connection was reset (all rounds)", transports.map((transport) => String((results.get(transport) ?? []).reduce((sum, result) => sum + result.retriedRequests, 0)))),
   ];
 }
 
@@ -336,9 +364,11 @@ async function main(): Promise<void> {
   const quick = process.argv.includes("--quick");
   const options = remoteOptions(quick, argument("--sessions", 100));
   const rounds = argument("--rounds", quick ? 1 : 3);
+  const named = process.argv.includes("--transports") ? (process.argv[process.argv.indexOf("--transports") + 1] ?? "").split(",") : TRANSPORTS;
+  const transports = TRANSPORTS.filter((transport) => named.includes(transport));
   const log = (message: string) => process.stderr.write(`remote: ${message}\n`);
   const loadBefore = loadavg();
-  const results = await benchRemote(options, rounds, log);
+  const results = await benchRemote(options, rounds, log, transports);
   const loadAfter = loadavg();
   const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(", ");
   const lines = [
