@@ -5,7 +5,7 @@
 // its arrival in the client's notification handler (both processes read the same clock).
 //
 //   node --import tsx bench/remote.ts [--quick] [--rounds N] [--sessions N] [--transports stdio,http/1.1,h2c,websocket]
-//   (after npm run build; NODE_OPTIONS="--cpu-prof --cpu-prof-dir=DIR" profiles the agents and the clients)
+//   (after npm run build; BENCH_AGENT_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the agent processes)
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -67,6 +67,8 @@ export interface TransportResult {
 
 const root = resolve(fileURLToPath(import.meta.url), "../..");
 const agentScript = resolve(root, "bench/timed-agent.mjs");
+/** Node flags for the agent processes, such as `--cpu-prof --cpu-prof-dir=DIR` (Node refuses those in NODE_OPTIONS). */
+const agentNodeArgs = process.env.BENCH_AGENT_NODE_ARGS?.split(" ").filter((flag) => flag !== "") ?? [];
 /** The same clock the agent stamps its tokens with. */
 const now = () => performance.timeOrigin + performance.now();
 
@@ -120,7 +122,7 @@ interface RemoteAgent {
 
 async function startRemoteAgent(): Promise<RemoteAgent> {
   const token = randomBytes(24).toString("base64url");
-  const child = spawn(process.execPath, [agentScript, "--http"], { cwd: root, stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, BENCH_TOKEN: token } });
+  const child = spawn(process.execPath, [...agentNodeArgs, agentScript, "--http"], { cwd: root, stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, BENCH_TOKEN: token } });
   const lines = createInterface({ input: child.stdout! });
   const url = await new Promise<string>((resolveUrl, reject) => {
     lines.once("line", resolveUrl);
@@ -260,7 +262,7 @@ export async function benchTransport(transport: Transport, options: RemoteBenchO
   const initialize = (connection: acp.ClientConnection) => connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
   const newSession = async (connection: acp.ClientConnection) => (await connection.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [] })).sessionId;
   if (transport === "stdio") {
-    const agent = spawnAgent(process.execPath, [agentScript]);
+    const agent = spawnAgent(process.execPath, [...agentNodeArgs, agentScript]);
     agent.onUpdate = (notification) => arrivals.take(notification);
     clients.push({ connection: agent.connection, close: () => agent.stop() });
     stopAgent = async () => undefined;
