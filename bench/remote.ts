@@ -55,7 +55,7 @@ export interface TurnResult {
 
 export interface TransportResult {
   transport: Transport;
-  /** Connecting (or spawning), initialize and session/new for every session, all at once. */
+  /** Starting the agent process, then connecting, initialize and session/new for every session, all at once. */
   setupMs: number;
   paced: TurnResult;
   flat: TurnResult;
@@ -337,7 +337,7 @@ export function remoteRows(options: RemoteBenchOptions, results: Map<Transport, 
   return [
     row("", transports.map((transport) => (transport === "stdio" ? "stdio (1 process, 1 connection)" : `${transport} (1 server, ${options.sessions} connections)`))),
     row("---", transports.map(() => "---")),
-    row(`set-up: spawn or connect, initialize, session/new, all ${options.sessions} at once`, of((result) => result.setupMs, formatMs)),
+    row(`set-up: start the agent, then connect, initialize and session/new for all ${options.sessions} at once`, of((result) => result.setupMs, formatMs)),
     row(`${paced}: tokens/s`, of((result) => result.paced.tokensPerSecond, perSecond)),
     row(`${paced}: token latency median`, of((result) => result.paced.medianMs, formatMs)),
     row(`${paced}: token latency p99`, of((result) => result.paced.p99Ms, formatMs)),
