@@ -350,7 +350,7 @@ export function remoteRows(options: RemoteBenchOptions, results: Map<Transport, 
     row(`${flat}: prompts sent → each session's first token, median / p99`, both((result) => result.flat.firstTokenMedianMs, (result) => result.flat.firstTokenP99Ms, formatMs)),
     row(`${flat}: CPU per 1,000 tokens, agent process / all clients`, both((result) => result.flat.agentCpuMs, (result) => result.flat.clientCpuMs, formatMs)),
     row("agent process RSS after both turns", of((result) => result.agentRssBytes, formatBytes)),
-    row("HTTP/1.1 requests sent again after their kept-alive connection was reset (all rounds)", transports.map((transport) => String((results.get(transport) ?? []).reduce((sum, result) => sum + result.retriedRequests, 0)))),
+    row("HTTP/1.1 requests sent again after their kept-alive connection was reset (all rounds)", transports.map((transport) => (transport === "http/1.1" ? String((results.get(transport) ?? []).reduce((sum, result) => sum + result.retriedRequests, 0)) : "n/a"))),
   ];
 }
 
