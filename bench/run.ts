@@ -1,16 +1,18 @@
 // npm run bench: every benchmark, weft side by side with a bare agent written on the ACP SDK alone
-// (bench/bare-agent.mjs), measured in the same run. Prints a Markdown table. Never part of npm test.
+// (bench/bare-agent.mjs), measured in the same run, then remote ACP against stdio (bench/remote.ts).
+// Prints Markdown tables. Never part of npm test.
 //
 //   npm run bench              everything (a few minutes)
 //   npm run bench -- --quick   fewer runs and shorter sessions, to try things out
 
 import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 
 import { cleanUpStores } from "../test/support/servers.js";
 import { tokenLatency } from "./latency.js";
 import { bytesPerSession } from "./memory.js";
+import { benchRemote, remoteOptions, remoteRows } from "./remote.js";
 import { benchReplay, formatTiming } from "./replay.js";
 import { benchSessionStore, sessionStoreDrivers, type SessionStoreResult } from "./session-store.js";
 import { formatBytes, formatMs } from "./stats.js";
@@ -97,13 +99,26 @@ try {
   }
   await cleanUpStores(drivers.map((driver) => driver.spec).filter((spec) => spec.includes("://")));
 
+  const remote = remoteOptions(quick);
+  const remoteRounds = quick ? 1 : 2;
+  log(`${remote.sessions} sessions streaming at once, stdio against remote, ${remoteRounds} round(s)`);
+  const remoteResults = await benchRemote(remote, remoteRounds, (message) => log(`remote: ${message}`));
+
   const header = [
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${formatBytes(totalmem())} RAM, Node ${process.version}. ${new Date().toISOString().slice(0, 10)}.`,
     "",
     "| measure | weft | bare SDK agent | ratio | target |",
     "| --- | --- | --- | --- | --- |",
   ];
-  process.stdout.write(`${[...header, ...rows].join("\n")}\n`);
+  const rounds = remoteRounds === 1 ? "one round" : `median of ${remoteRounds} interleaved rounds (min–max)`;
+  const load = loadavg().map((value) => value.toFixed(1));
+  const remoteTable = [
+    "",
+    `${remote.sessions} sessions streaming at once (bench/remote.ts): one agent over stdio and served remotely, ${rounds}; load average ${load.join(", ")} at the end.`,
+    "",
+    ...remoteRows(remote, remoteResults),
+  ];
+  process.stdout.write(`${[...header, ...rows, ...remoteTable].join("\n")}\n`);
 } finally {
   rmSync(temp, { recursive: true, force: true });
 }
