@@ -99,6 +99,10 @@ describe("SessionClients", () => {
     one.end();
     await expect(answer).rejects.toThrow("closed");
     await expect(clients.request("fs/read_text_file", {})).rejects.toThrow("closed before it answered");
+    // No connection can join over stdio, so a turn's updates are not kept.
+    clients.beginTurn([update("prompt")], () => true);
+    await clients.notify("session/update", { sessionId: "s1", update: update("a") });
+    expect(clients.turnSoFar()).toBeUndefined();
   });
 
   it("stops asking when the person cancels, wherever it waits", async () => {

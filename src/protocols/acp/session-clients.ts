@@ -37,7 +37,10 @@ export class SessionClients implements SessionClient {
   private readonly links: ConnectionLink[] = [];
   private readonly waiting = new Set<() => void>();
   private readonly asking = new Set<Asking>();
-  /** The updates of the turn going on, for a connection that joins during it; undefined between turns. */
+  /**
+   * The updates of the turn going on, for a connection that joins during it; undefined between
+   * turns, and always when none can join (over stdio).
+   */
   private turnUpdates: SessionUpdate[] | undefined;
 
   constructor(
@@ -102,7 +105,8 @@ export class SessionClients implements SessionClient {
    * starting with the turn's prompt, which is sent to every connection that has not `seen` it.
    */
   beginTurn(prompt: readonly SessionUpdate[], seen: (link: ConnectionLink) => boolean): void {
-    this.turnUpdates = [...prompt];
+    // Over stdio no connection can join, so nothing is kept.
+    this.turnUpdates = this.waitForConnection ? [...prompt] : undefined;
     for (const link of this.links) {
       if (!seen(link)) {
         for (const update of prompt) {
@@ -116,7 +120,7 @@ export class SessionClients implements SessionClient {
     this.turnUpdates = undefined;
   }
 
-  /** The updates the turn going on has sent so far, or undefined between turns. */
+  /** The updates the turn going on has sent so far, or undefined between turns (and over stdio). */
   turnSoFar(): readonly SessionUpdate[] | undefined {
     return this.turnUpdates;
   }
@@ -125,6 +129,10 @@ export class SessionClients implements SessionClient {
     if (method === methods.client.session.update) {
       const { update } = params as SessionNotification;
       this.turnUpdates?.push(update);
+    }
+    // One connection is the rule (always, over stdio): no array of promises for each chunk then.
+    if (this.links.length === 1) {
+      return (this.links[0] as ConnectionLink).client.notify(method, params).catch(() => undefined);
     }
     return Promise.all(this.links.map((link) => link.client.notify(method, params).catch(() => undefined))).then(() => undefined);
   }
