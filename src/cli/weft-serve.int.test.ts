@@ -3,6 +3,7 @@
 // the other, and when the one running a turn is killed, the other carries the turn on.
 
 import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -153,7 +154,10 @@ describe("weft serve", () => {
       await onOneAgain.agent.request(acp.methods.agent.session.load, { sessionId, cwd: home, mcpServers: [] });
       void onOneAgain.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "third" }] }).catch(() => undefined);
       await expect.poll(() => onOneAgain.text(sessionId).includes("w3 "), { timeout: 10_000 }).toBe(true);
+      const gone = once(one.child, "exit");
       one.child.kill("SIGKILL");
+      // Until its parent reaps it, a killed process still answers kill(pid, 0) and its lease looks held.
+      await gone;
       slow = false;
 
       const carried = await connect(two.url, "t-ann");
