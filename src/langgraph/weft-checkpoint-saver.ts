@@ -119,8 +119,11 @@ export class WeftCheckpointSaver extends BaseCheckpointSaver {
     const hasFilter = Object.keys(storeFilter).length > 0;
     let left = limit ?? Number.POSITIVE_INFINITY;
     const seen = new Set<string>();
-    for (let offset = 0; left > 0; offset += PAGE) {
-      const page = await this.store.search(prefix, { limit: PAGE, offset, ...(hasFilter ? { filter: storeFilter } : {}) });
+    for (let offset = 0; left > 0; ) {
+      // Ask for no more than is left to return: a short list reads a short page.
+      const size = Math.min(PAGE, left);
+      const page = await this.store.search(prefix, { limit: size, offset, ...(hasFilter ? { filter: storeFilter } : {}) });
+      offset += size;
       for (const item of page) {
         // A checkpoint put while we page shifts the pages by one; do not yield an item twice.
         const identity = `${item.namespace.join("\u0000")}\u0000${item.key}`;
@@ -137,7 +140,7 @@ export class WeftCheckpointSaver extends BaseCheckpointSaver {
           return;
         }
       }
-      if (page.length < PAGE) {
+      if (page.length < size) {
         return;
       }
     }
