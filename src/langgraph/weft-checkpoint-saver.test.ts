@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { Annotation, Command, END, INTERRUPT, interrupt, isInterrupted, START, StateGraph } from "@langchain/langgraph";
+import { Command } from "@langchain/langgraph";
 import { emptyCheckpoint, uuid6 } from "@langchain/langgraph-checkpoint";
 import { afterAll, describe, expect, it } from "vitest";
 
+import { expectConcurrentThreads, expectResumeAfterRestart, paintGraph } from "../../test/support/paint-graph.js";
 import { MemoryStore } from "../store-core/memory-store.js";
 import { SqliteStore } from "../stores/sqlite/sqlite-store.js";
 import type { Namespace, SearchOptions, Store, StoreItem } from "../types/store.js";
@@ -14,61 +15,15 @@ import { WeftCheckpointSaver } from "./weft-checkpoint-saver.js";
 const dir = mkdtempSync(join(tmpdir(), "weft-langgraph-graph-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const State = Annotation.Root({
-  topic: Annotation<string>(),
-  answer: Annotation<string>(),
-  log: Annotation<string[]>({ reducer: (left, right) => left.concat(right), default: () => [] }),
-});
-
-/** A three-node graph whose middle node asks a question; `runs` counts how often each node ran. */
-function paintGraph(saver: WeftCheckpointSaver, runs: Record<string, number>) {
-  const count = (node: string) => (runs[node] = (runs[node] ?? 0) + 1);
-  return new StateGraph(State)
-    .addNode("plan", (state) => {
-      count("plan");
-      return { log: [`plan ${state.topic}`] };
-    })
-    .addNode("ask", () => {
-      count("ask");
-      const answer = interrupt<{ question: string }, string>({ question: "Which colour?" });
-      return { answer, log: [`asked, got ${answer}`] };
-    })
-    .addNode("finish", (state) => {
-      count("finish");
-      return { log: [`paint it ${state.answer}`] };
-    })
-    .addEdge(START, "plan")
-    .addEdge("plan", "ask")
-    .addEdge("ask", "finish")
-    .addEdge("finish", END)
-    .compile({ checkpointer: saver });
-}
-
 describe("WeftCheckpointSaver with a LangGraph graph", () => {
   it("keeps an interrupted run on SQLite across a restart, and a new process resumes it with Command({ resume })", async () => {
     const path = join(dir, "restart.db");
-    const config = { configurable: { thread_id: "paint-1" } };
-    const runs: Record<string, number> = {};
+    await expectResumeAfterRestart(() => new SqliteStore({ path }), (store) => new WeftCheckpointSaver(store), "paint-1");
+  });
 
-    const first = new SqliteStore({ path });
-    const interrupted = await paintGraph(new WeftCheckpointSaver(first), runs).invoke({ topic: "the shed" }, config);
-    expect(isInterrupted(interrupted) && interrupted[INTERRUPT][0]?.value).toEqual({ question: "Which colour?" });
-    await first.close();
-
-    // A second process: a new store handle on the same file, a new saver, a new graph.
-    const second = new SqliteStore({ path });
-    const graph = paintGraph(new WeftCheckpointSaver(second), runs);
-    const state = await graph.getState(config);
-    expect(state.next).toEqual(["ask"]);
-    expect(state.values).toMatchObject({ topic: "the shed", log: ["plan the shed"] });
-    expect(state.tasks[0]?.interrupts[0]?.value).toEqual({ question: "Which colour?" });
-
-    const done = await graph.invoke(new Command({ resume: "green" }), config);
-    expect(done).toMatchObject({ answer: "green", log: ["plan the shed", "asked, got green", "paint it green"] });
-    // plan ran once; ask ran once to ask and once again on resume, as interrupt() works.
-    expect(runs).toEqual({ plan: 1, ask: 2, finish: 1 });
-    expect((await graph.getState(config)).next).toEqual([]);
-    await second.close();
+  it("runs threads from two SQLite handles on one file at once without mixing them up", async () => {
+    const path = join(dir, "concurrent.db");
+    await expectConcurrentThreads(() => new SqliteStore({ path }), (store) => new WeftCheckpointSaver(store));
   });
 
   it("stores each channel value once per version, not again at every step", async () => {

@@ -1,11 +1,13 @@
 // LangGraph's checkpointer conformance suite on WeftCheckpointSaver over the real Postgres and
-// Redis servers: one fresh schema / key prefix for the file, dropped at the end, and a namespace of
-// its own for each saver the suite creates. Skipped, saying how to run them, without the servers.
+// Redis servers, and a LangGraph graph on each across a restart and from two connections at once:
+// one fresh schema / key prefix per driver, dropped at the end, and a namespace of its own for each
+// saver the suite creates. Skipped, saying how to run them, without the servers.
 
 import pg from "pg";
-import { afterAll, describe } from "vitest";
+import { afterAll, describe, it } from "vitest";
 
 import { validateSaver } from "../../test/support/checkpoint-validation.js";
+import { expectConcurrentThreads, expectResumeAfterRestart } from "../../test/support/paint-graph.js";
 import { deleteRedisPrefix, postgresSkip, postgresUrl, redisSkip, redisUrl, uniqueName } from "../../test/support/servers.js";
 import { PostgresStore } from "../stores/postgres/postgres-store.js";
 import { RedisStore } from "../stores/redis/redis-store.js";
@@ -24,6 +26,15 @@ describe.skipIf(postgresSkip !== undefined)(`postgres${postgresSkip ? ` (skipped
     await pool.end();
   });
   validateSaver({ name: "weft-postgres", create: async () => new WeftCheckpointSaver(store, { namespace: freshNamespace() }) });
+
+  // Handles with pools of their own, as other processes would have.
+  const open = () => new PostgresStore({ connectionString: postgresUrl, schema });
+  it("keeps an interrupted graph run across a restart, and resumes it from a new connection", async () => {
+    await expectResumeAfterRestart(open, (handle) => new WeftCheckpointSaver(handle, { namespace: ["graph", "restart"] }), "paint-1");
+  });
+  it("runs threads from two connections at once without mixing them up", async () => {
+    await expectConcurrentThreads(open, (handle) => new WeftCheckpointSaver(handle, { namespace: ["graph", "concurrent"] }));
+  });
 });
 
 describe.skipIf(redisSkip !== undefined)(`redis${redisSkip ? ` (skipped: ${redisSkip})` : ""}`, () => {
@@ -34,4 +45,12 @@ describe.skipIf(redisSkip !== undefined)(`redis${redisSkip ? ` (skipped: ${redis
     await deleteRedisPrefix(redisUrl as string, prefix);
   });
   validateSaver({ name: "weft-redis", create: async () => new WeftCheckpointSaver(store, { namespace: freshNamespace() }) });
+
+  const open = () => new RedisStore({ url: redisUrl as string, prefix });
+  it("keeps an interrupted graph run across a restart, and resumes it from a new connection", async () => {
+    await expectResumeAfterRestart(open, (handle) => new WeftCheckpointSaver(handle, { namespace: ["graph", "restart"] }), "paint-1");
+  });
+  it("runs threads from two connections at once without mixing them up", async () => {
+    await expectConcurrentThreads(open, (handle) => new WeftCheckpointSaver(handle, { namespace: ["graph", "concurrent"] }));
+  });
 });
