@@ -20,6 +20,7 @@ import {
   type CheckpointMetadata,
   type CheckpointTuple,
   compareWritesSortKeys,
+  getCheckpointId,
   maxChannelVersion,
   type PendingWrite,
   type SerializerProtocol,
@@ -87,42 +88,30 @@ export class WeftCheckpointSaver extends BaseCheckpointSaver {
       return undefined;
     }
     const ns = namespaceOf(config);
-    const id = config.configurable?.checkpoint_id as string | undefined;
+    const id = getCheckpointId(config);
     const where = this.checkpoints(thread, ns);
     const item = id ? await this.store.get(where, newestFirstKey(id)) : (await this.store.search(where, { limit: 1 }))[0];
     return item && this.toTuple(item.value as unknown as CheckpointRecord);
   }
 
-  /** Newest first within each namespace of a thread; a thread's namespaces and threads in key order. */
+  /**
+   * Newest first within each namespace of a thread (namespaces, and threads when none is given, in
+   * key order). `filter` matches metadata values by JSON equality. Reads a page at a time and no
+   * more than `limit`, so a short list of a long thread stays cheap.
+   */
   async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
     const { limit, before, filter = {} } = options;
     const thread = threadOf(config);
     const ns = config.configurable?.checkpoint_ns as string | undefined;
     const prefix = [...this.base, "checkpoints", ...(thread === undefined ? [] : [thread, ...(ns === undefined ? [] : [nsLabel(ns)])])];
-    const storeFilter: Record<string, FieldCondition> = {};
-    if (thread === undefined && ns !== undefined) {
-      storeFilter.ns = { $eq: ns };
-    }
-    const beforeId = before?.configurable?.checkpoint_id as string | undefined;
-    if (beforeId) {
-      storeFilter.id = { $lt: beforeId };
-    }
-    // The store reads dotted paths as nested fields; keys with a dot are matched here instead.
-    const localFilter: Array<[string, unknown]> = [];
-    for (const [key, value] of Object.entries(filter as Record<string, unknown>)) {
-      if (key.includes(".")) {
-        localFilter.push([key, value]);
-      } else {
-        storeFilter[`metadata.${key}`] = value === undefined ? { $exists: false } : { $eq: value as JsonValue };
-      }
-    }
-    const hasFilter = Object.keys(storeFilter).length > 0;
+    const conditions = listConditions(thread === undefined ? ns : undefined, before?.configurable?.checkpoint_id as string | undefined, filter);
+    const storeFilter = Object.keys(conditions.store).length > 0 ? { filter: conditions.store } : {};
     let left = limit ?? Number.POSITIVE_INFINITY;
     const seen = new Set<string>();
     for (let offset = 0; left > 0; ) {
       // Ask for no more than is left to return: a short list reads a short page.
       const size = Math.min(PAGE, left);
-      const page = await this.store.search(prefix, { limit: size, offset, ...(hasFilter ? { filter: storeFilter } : {}) });
+      const page = await this.store.search(prefix, { limit: size, offset, ...storeFilter });
       offset += size;
       for (const item of page) {
         // A checkpoint put while we page shifts the pages by one; do not yield an item twice.
@@ -132,7 +121,7 @@ export class WeftCheckpointSaver extends BaseCheckpointSaver {
         }
         seen.add(identity);
         const record = item.value as unknown as CheckpointRecord;
-        if (!localFilter.every(([key, value]) => matches((record.metadata as JsonObject)[key], value))) {
+        if (!conditions.local.every(([key, value]) => matches((record.metadata as JsonObject)[key], value))) {
           continue;
         }
         yield await this.toTuple(record);
@@ -209,7 +198,7 @@ export class WeftCheckpointSaver extends BaseCheckpointSaver {
   async deleteThread(threadId: string): Promise<void> {
     // Checkpoints first: once they are gone no reader finds the thread, whatever is left behind.
     for (const kind of ["checkpoints", "writes", "blobs"]) {
-      await this.deleteUnder([...this.base, kind, threadId]);
+      await this.deleteUnder([...this.base, kind, String(threadId)]);
     }
   }
 
@@ -359,6 +348,29 @@ function newestFirstKey(id: string): string {
     key += (0xffff - id.charCodeAt(index)).toString(16).padStart(4, "0");
   }
   return `${key}~`;
+}
+
+/**
+ * What `list` asks of the store, and what it checks itself: the store reads dotted paths as nested
+ * fields, so a metadata key with a dot in it is matched here instead.
+ */
+function listConditions(ns: string | undefined, beforeId: string | undefined, filter: Record<string, unknown>) {
+  const store: Record<string, FieldCondition> = {};
+  const local: Array<[string, unknown]> = [];
+  if (ns !== undefined) {
+    store.ns = { $eq: ns };
+  }
+  if (beforeId) {
+    store.id = { $lt: beforeId };
+  }
+  for (const [key, value] of Object.entries(filter)) {
+    if (key.includes(".")) {
+      local.push([key, value]);
+    } else {
+      store[`metadata.${key}`] = value === undefined ? { $exists: false } : { $eq: value as JsonValue };
+    }
+  }
+  return { store, local };
 }
 
 /** LangGraph's filter: a metadata value equal to the one asked for (JSON equality for objects). */
