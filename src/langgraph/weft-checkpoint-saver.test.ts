@@ -39,6 +39,19 @@ describe("WeftCheckpointSaver with a LangGraph graph", () => {
     // topic was written by the input step only; five checkpoints later it is still one value.
     expect(topicBlobs).toHaveLength(1);
   });
+
+  it("keeps a branch's values when another branch is forked from the same checkpoint", async () => {
+    const graph = paintGraph(new WeftCheckpointSaver(new MemoryStore()));
+    const config = { configurable: { thread_id: "paint-3" } };
+    await graph.invoke({ topic: "the gate" }, config);
+    const asking = await graph.getState(config);
+    await graph.invoke(new Command({ resume: "green" }), config);
+    const finished = await graph.getState(config);
+    // A fork from the checkpoint that asked writes `answer` too, one step after the same parent.
+    const fork = await graph.updateState(asking.config, { answer: "red" }, "ask");
+    expect((await graph.getState(fork)).values.answer).toBe("red");
+    expect((await graph.getState(finished.config)).values).toMatchObject({ answer: "green", log: ["plan the gate", "asked, got green", "paint it green"] });
+  });
 });
 
 describe("WeftCheckpointSaver", () => {
