@@ -6,7 +6,8 @@ import { Command } from "@langchain/langgraph";
 import { emptyCheckpoint, uuid6 } from "@langchain/langgraph-checkpoint";
 import { afterAll, describe, expect, it } from "vitest";
 
-import { expectConcurrentThreads, expectResumeAfterRestart, paintGraph } from "../../test/support/paint-graph.js";
+import { expectResumeAfterRestart } from "../../test/support/checkpointer-scenarios.js";
+import { paintGraph } from "../../test/support/paint-graph.js";
 import { MemoryStore } from "../store-core/memory-store.js";
 import { SqliteStore } from "../stores/sqlite/sqlite-store.js";
 import type { Namespace, SearchOptions, Store, StoreItem } from "../types/store.js";
@@ -19,11 +20,6 @@ describe("WeftCheckpointSaver with a LangGraph graph", () => {
   it("keeps an interrupted run on SQLite across a restart, and a new process resumes it with Command({ resume })", async () => {
     const path = join(dir, "restart.db");
     await expectResumeAfterRestart(() => new SqliteStore({ path }), (store) => new WeftCheckpointSaver(store), "paint-1");
-  });
-
-  it("runs threads from two SQLite handles on one file at once without mixing them up", async () => {
-    const path = join(dir, "concurrent.db");
-    await expectConcurrentThreads(() => new SqliteStore({ path }), (store) => new WeftCheckpointSaver(store));
   });
 
   it("stores each channel value once per version, not again at every step", async () => {

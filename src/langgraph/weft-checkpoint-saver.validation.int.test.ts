@@ -1,13 +1,13 @@
 // LangGraph's checkpointer conformance suite on WeftCheckpointSaver over the real Postgres and
-// Redis servers, and a LangGraph graph on each across a restart and from two connections at once:
-// one fresh schema / key prefix per driver, dropped at the end, and a namespace of its own for each
-// saver the suite creates. Skipped, saying how to run them, without the servers.
+// Redis servers, and a LangGraph graph on each across a restart: one fresh schema / key prefix per
+// driver, dropped at the end, and a namespace of its own for each saver the suite creates. Skipped,
+// saying how to run them, without the servers.
 
 import pg from "pg";
 import { afterAll, describe, it } from "vitest";
 
 import { validateSaver } from "../../test/support/checkpoint-validation.js";
-import { expectConcurrentThreads, expectResumeAfterRestart } from "../../test/support/paint-graph.js";
+import { expectResumeAfterRestart } from "../../test/support/checkpointer-scenarios.js";
 import { deleteRedisPrefix, postgresSkip, postgresUrl, redisSkip, redisUrl, uniqueName } from "../../test/support/servers.js";
 import { PostgresStore } from "../stores/postgres/postgres-store.js";
 import { RedisStore } from "../stores/redis/redis-store.js";
@@ -32,9 +32,6 @@ describe.skipIf(postgresSkip !== undefined)(`postgres${postgresSkip ? ` (skipped
   it("keeps an interrupted graph run across a restart, and resumes it from a new connection", async () => {
     await expectResumeAfterRestart(open, (handle) => new WeftCheckpointSaver(handle, { namespace: ["graph", "restart"] }), "paint-1");
   });
-  it("runs threads from two connections at once without mixing them up", async () => {
-    await expectConcurrentThreads(open, (handle) => new WeftCheckpointSaver(handle, { namespace: ["graph", "concurrent"] }));
-  });
 });
 
 describe.skipIf(redisSkip !== undefined)(`redis${redisSkip ? ` (skipped: ${redisSkip})` : ""}`, () => {
@@ -49,8 +46,5 @@ describe.skipIf(redisSkip !== undefined)(`redis${redisSkip ? ` (skipped: ${redis
   const open = () => new RedisStore({ url: redisUrl as string, prefix });
   it("keeps an interrupted graph run across a restart, and resumes it from a new connection", async () => {
     await expectResumeAfterRestart(open, (handle) => new WeftCheckpointSaver(handle, { namespace: ["graph", "restart"] }), "paint-1");
-  });
-  it("runs threads from two connections at once without mixing them up", async () => {
-    await expectConcurrentThreads(open, (handle) => new WeftCheckpointSaver(handle, { namespace: ["graph", "concurrent"] }));
   });
 });
