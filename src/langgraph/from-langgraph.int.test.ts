@@ -59,6 +59,28 @@ async function drain(run: GraphRun): Promise<RunEvent[]> {
 
 const prompt = (text: string): { messages: Message[] } => ({ messages: [{ id: `u-${text}`, role: "user", parts: [{ type: "text", text }] }] });
 
+/** Runs "look" on thread t1 and cancels it while its tool runs (the tool runs again when asked again). */
+async function cutMidTool() {
+  const entered = deferred();
+  let calls = 0;
+  const { graph, server } = await reactGraph([{ toolCalls: [{ id: "c1", name: "look", arguments: { path: "a" } }] }, { text: "Seen." }], async (path, config) => {
+    calls++;
+    if (calls === 1) {
+      entered.resolve();
+      await new Promise((_resolve, reject) => config.signal?.addEventListener("abort", () => reject(new Error("aborted"))));
+    }
+    return `saw ${path}`;
+  });
+  const adapter = fromLangGraph(graph);
+  const controller = new AbortController();
+  const run = adapter.run(prompt("look"), { threadId: "t1", signal: controller.signal });
+  const draining = drain(run);
+  await entered.promise;
+  controller.abort();
+  await draining;
+  return { adapter, server, outcome: await run.outcome, calls: () => calls };
+}
+
 describe("fromLangGraph on a hand-built ReAct graph", () => {
   it("runs to completion: the conversation as weft messages, each finished message announced once", async () => {
     const { graph } = await reactGraph([{ toolCalls: [{ id: "c1", name: "look", arguments: { path: "a" } }] }, { text: ["Seen ", "a."] }], async (path) => `saw ${path}`);
@@ -92,24 +114,8 @@ describe("fromLangGraph on a hand-built ReAct graph", () => {
   });
 
   it("a run cancelled mid-tool ends cancelled, leaves the thread unfinished, and continue() carries it on", async () => {
-    const entered = deferred();
-    let calls = 0;
-    const { graph, server } = await reactGraph([{ toolCalls: [{ id: "c1", name: "look", arguments: { path: "a" } }] }, { text: "Seen." }], async (path, config) => {
-      calls++;
-      if (calls === 1) {
-        entered.resolve();
-        await new Promise((_resolve, reject) => config.signal?.addEventListener("abort", () => reject(new Error("aborted"))));
-      }
-      return `saw ${path}`;
-    });
-    const adapter = fromLangGraph(graph);
-    const controller = new AbortController();
-    const run = adapter.run(prompt("look"), { threadId: "t1", signal: controller.signal });
-    const draining = drain(run);
-    await entered.promise;
-    controller.abort();
-    await draining;
-    expect(await run.outcome).toEqual({ status: "cancelled" });
+    const { adapter, server, outcome } = await cutMidTool();
+    expect(outcome).toEqual({ status: "cancelled" });
     expect(await adapter.thread?.("t1")).toMatchObject({ status: "unfinished" });
     const carried = adapter.continue?.({ threadId: "t1" });
     if (!carried) {
@@ -124,28 +130,12 @@ describe("fromLangGraph on a hand-built ReAct graph", () => {
   });
 
   it("a run given input the cut thread already holds (a turn started over after a crash) carries the run on", async () => {
-    const entered = deferred();
-    let calls = 0;
-    const { graph, server } = await reactGraph([{ toolCalls: [{ id: "c1", name: "look", arguments: { path: "a" } }] }, { text: "Seen." }], async (path, config) => {
-      calls++;
-      if (calls === 1) {
-        entered.resolve();
-        await new Promise((_resolve, reject) => config.signal?.addEventListener("abort", () => reject(new Error("aborted"))));
-      }
-      return `saw ${path}`;
-    });
-    const adapter = fromLangGraph(graph);
-    const controller = new AbortController();
-    const first = adapter.run(prompt("look"), { threadId: "t1", signal: controller.signal });
-    const draining = drain(first);
-    await entered.promise;
-    controller.abort();
-    await draining;
+    const { adapter, server, calls } = await cutMidTool();
     const again = adapter.run(prompt("look"), { threadId: "t1" });
     await drain(again);
     expect((await again.outcome).status).toBe("completed");
     expect(server.requests).toHaveLength(2);
-    expect(calls).toBe(2);
+    expect(calls()).toBe(2);
   });
 
   it("continue() on a thread with nothing to carry on fails with nothing_to_continue", async () => {
