@@ -83,6 +83,15 @@ describe("a createAgent() agent served through fromLangGraph()", () => {
     expect(ids.size).toBe(1);
   });
 
+  it("shows the model's reasoning as thoughts", async () => {
+    const { agent } = await start([{ reasoning: ["Think ", "first."], text: "Answer." }]);
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "why?")).stopReason).toBe("end_turn");
+    const thoughts = agent.updatesOf(sessionId).flatMap((update) => (update.sessionUpdate === "agent_thought_chunk" && update.content.type === "text" ? [update.content.text] : []));
+    expect(thoughts.join("")).toBe("Think first.");
+    expect(agent.textOf(sessionId)).toBe("Answer.");
+  });
+
   it("shows a tool call pending, then in progress, then completed, with the tool reading the session's directory", async () => {
     await writeFile(join(project, "notes.txt"), "the secret is 42");
     const { agent, model } = await start([{ toolCalls: [{ id: "call_read", name: "read_file", arguments: { path: "notes.txt" } }] }, { text: "It says 42." }]);
@@ -146,6 +155,30 @@ describe("tool approvals from humanInTheLoopMiddleware", () => {
     expect(statusesOf(agent, sessionId)).not.toContain("in_progress");
     expect(statusesOf(agent, sessionId).at(-1)).toBe("failed");
     expect(String(toolResult(model.requests[1]))).toContain("rejected");
+  });
+
+  it("two gated calls of one model turn are asked about one by one; rejecting one runs neither (LangChain's middleware drops the other), and both end", async () => {
+    const { agent, model } = await start([
+      {
+        toolCalls: [
+          { id: "call_a", name: "write_file", arguments: { path: "a.txt", content: "a" } },
+          { id: "call_b", name: "write_file", arguments: { path: "b.txt", content: "b" } },
+        ],
+      },
+      { text: "As you wish." },
+    ]);
+    agent.answerPermission = (request) => ({ outcome: { outcome: "selected", optionId: request.toolCall.toolCallId === "call_a" ? "allow_once" : "reject_once" } });
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "write a and b")).stopReason).toBe("end_turn");
+    expect(agent.permissions.map((request) => request.toolCall.toolCallId)).toEqual(["call_a", "call_b"]);
+    expect(existsSync(join(project, "a.txt"))).toBe(false);
+    expect(existsSync(join(project, "b.txt"))).toBe(false);
+    const ends = toolUpdates(agent, sessionId).filter((update) => update.status === "failed" || update.status === "completed");
+    expect(ends.map((update) => [update.toolCallId, update.status]).sort()).toEqual([
+      ["call_a", "failed"],
+      ["call_b", "failed"],
+    ]);
+    expect(model.requests).toHaveLength(2);
   });
 
   it("edit first: the form's input is what the tool runs with", async () => {
