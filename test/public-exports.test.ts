@@ -245,8 +245,8 @@ const surfaces: Record<string, Surface> = {
     types: ["RedisStoreOptions"],
   },
   "./langgraph": {
-    values: ["WEFT_CONFIG_KEY", "defaultResumeValue", "fromLangGraph", "weftContext"],
-    types: ["FromLangGraphOptions", "LangGraphLike", "ResumeValue", "StateSnapshotLike", "WeftRunContext"],
+    values: ["WEFT_CONFIG_KEY", "WeftCheckpointSaver", "defaultResumeValue", "fromLangGraph", "weftContext"],
+    types: ["FromLangGraphOptions", "LangGraphLike", "ResumeValue", "StateSnapshotLike", "WeftCheckpointSaverOptions", "WeftRunContext"],
   },
   "./testing": {
     values: ["FakeMessagesServer", "FakeModelServer", "FakeResponsesServer", "ScriptedModel"],

@@ -141,7 +141,7 @@ class LangGraphAdapter implements ProtocolGraph {
     if (pending.length > 0) {
       return { status: "interrupted", runId, seq: 0, pending };
     }
-    return { status: state.next.length > 0 ? "unfinished" : "completed", runId, seq: 0, pending: [] };
+    return { status: cutShort(state) ? "unfinished" : "completed", runId, seq: 0, pending: [] };
   }
 
   async deleteThread(threadId: string): Promise<void> {
@@ -245,7 +245,7 @@ class LangGraphAdapter implements ProtocolGraph {
     known: ReadonlySet<string>,
     pending: readonly PendingInterrupt[],
   ): { input: unknown; rejected: Set<string> } | { outcome: RunOutcome } {
-    const unfinished = before !== undefined && before.next.length > 0 && pending.length === 0;
+    const unfinished = before !== undefined && cutShort(before) && pending.length === 0;
     const waiting: RunOutcome | undefined = pending.length > 0 ? { status: "interrupted", interrupts: pending.map((entry) => entry.interrupt) } : undefined;
     switch (mode.kind) {
       case "run": {
@@ -253,12 +253,10 @@ class LangGraphAdapter implements ProtocolGraph {
         if (input !== undefined) {
           return { input, rejected: new Set() };
         }
-        // The thread holds the input already: a turn started over after a crash. A run cut mid-way
-        // carries on; one that waits on the person asks again; one that ended runs on nothing new.
-        if (unfinished) {
-          return { input: null, rejected: new Set() };
-        }
-        return waiting ? { outcome: waiting } : { input: { messages: [] }, rejected: new Set() };
+        // The thread holds the input already: a turn started over after a crash. One that waits on
+        // the person asks again; any other carries on from its last checkpoint (a run that ended
+        // gives its final state again, without running a node).
+        return waiting ? { outcome: waiting } : { input: null, rejected: new Set() };
       }
       case "resume": {
         if (unfinished) {
@@ -358,4 +356,13 @@ function unansweredCalls(messages: readonly BaseMessage[]): ToolCallLike[] {
   const calls = lastToolCalls(messages);
   const answered = new Set(messages.flatMap((message) => (message.type === "tool" ? [(message as BaseMessage & { tool_call_id: string }).tool_call_id] : [])));
   return calls.filter((call) => call.id !== undefined && !answered.has(call.id));
+}
+
+/**
+ * True when the thread's run stopped before it ended: steps are left to run, or its last checkpoint
+ * holds tasks whose writes were kept but whose step was never checkpointed (the process died between
+ * the two, which LangGraph shows as no `next` and tasks with results).
+ */
+function cutShort(state: StateSnapshotLike): boolean {
+  return state.next.length > 0 || state.tasks.length > 0;
 }

@@ -5,3 +5,5 @@ export { fromLangGraph, weftContext, WEFT_CONFIG_KEY } from "./from-langgraph.js
 export type { FromLangGraphOptions, LangGraphLike, StateSnapshotLike, WeftRunContext } from "./from-langgraph.js";
 export { defaultResumeValue } from "./interrupts.js";
 export type { ResumeValue } from "./interrupts.js";
+export { WeftCheckpointSaver } from "./weft-checkpoint-saver.js";
+export type { WeftCheckpointSaverOptions } from "./weft-checkpoint-saver.js";
