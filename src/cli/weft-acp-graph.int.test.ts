@@ -3,6 +3,7 @@
 // nothing on stdout.
 
 import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
@@ -68,6 +69,18 @@ describe("weft acp --graph", () => {
     } finally {
       await store.close?.();
     }
+  });
+
+  it("gives a factory the editor bridge: the README's agent reads a file of the session through it", async () => {
+    writeFileSync(join(harness.project, "notes.md"), "Buy milk.\n");
+    const { model, env } = await harness.fakeModel([{ toolCalls: [{ name: "read_file", arguments: { path: "notes.md" }, id: "r" }] }, { text: "It says to buy milk." }]);
+    const agent = harness.start(env, ["--graph", join(graphs, "editor-agent.ts")]);
+    await agent.initialize();
+    const sessionId = await agent.newSession(harness.project);
+    expect((await agent.prompt(sessionId, "what do my notes say?")).stopReason).toBe("end_turn");
+    expect(model.requests[1]?.messages.find((message) => message.role === "tool")?.content).toBe("Buy milk.\n");
+    expect(agent.updatesOf(sessionId).find((update) => update.sessionUpdate === "tool_call")).toMatchObject({ kind: "read", locations: [{ path: join(harness.project, "notes.md") }] });
+    expect(agent.textOf(sessionId)).toBe("It says to buy milk.");
   });
 
   const refusals: Array<[string, string[], RegExp]> = [
