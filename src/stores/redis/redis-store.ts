@@ -157,9 +157,11 @@ export class RedisStore implements Store {
     checkNamespace(prefix, { allowEmpty: true });
     const namespaces = await this.namespacesUnder(prefix);
     const itemsOf = this.itemsOf.bind(this);
+    // Without a filter the page is the first offset + limit items: read no more than that.
+    const chunk = options.filter ? CHUNK : Math.min(CHUNK, Math.max(1, (options.offset ?? 0) + (options.limit ?? 10)));
     const items = async function* () {
       for (const encoded of namespaces) {
-        yield* itemsOf(encoded, decodeNamespace(encoded));
+        yield* itemsOf(encoded, decodeNamespace(encoded), chunk);
       }
     };
     return takePage(items(), options);
@@ -205,10 +207,10 @@ export class RedisStore implements Store {
   }
 
   /** The live items of one namespace in key order, reading keys a chunk at a time. */
-  private async *itemsOf(encoded: string, namespace: string[]): AsyncGenerator<StoreItem> {
+  private async *itemsOf(encoded: string, namespace: string[], chunk = CHUNK): AsyncGenerator<StoreItem> {
     const tag = this.tag(encoded);
-    for (let start = 0; ; start += CHUNK) {
-      const keys = await this.call((redis) => redis.zrange(this.keysetKey(tag), String(start), String(start + CHUNK - 1)));
+    for (let start = 0; ; start += chunk) {
+      const keys = await this.call((redis) => redis.zrange(this.keysetKey(tag), String(start), String(start + chunk - 1)));
       if (keys.length === 0) {
         return;
       }
@@ -235,7 +237,7 @@ export class RedisStore implements Store {
         await this.call((redis) => redis.weftPrune(1 + dead.length, this.keysetKey(tag), ...dead.map((key) => this.itemKey(tag, key)), ...dead));
         start -= dead.length;
       }
-      if (keys.length < CHUNK) {
+      if (keys.length < chunk) {
         return;
       }
     }

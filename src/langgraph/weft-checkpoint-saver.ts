@@ -1,0 +1,377 @@
+// LangGraph's checkpointer on weft's Store, so one store (memory, SQLite, Postgres or Redis) holds
+// both a server's sessions and its LangGraph graphs' checkpoints.
+//
+// Layout under the saver's namespace N (default ["weft", "langgraph"]), with T the thread id and
+// S = "ns:" + checkpoint_ns (a label may not be empty, and the root namespace is ""):
+//   N + ["checkpoints", T, S]        key: the id in newest-first order   the checkpoint, no values
+//   N + ["blobs", T, S]              key: [channel, version]             one channel value
+//   N + ["writes", T, S, id]         key: [task id, index]               one pending write
+// Channel values are kept once per channel version, as the Postgres saver does: a step stores only
+// the channels it changed (`newVersions`), not the whole state again.
+
+import { randomBytes } from "node:crypto";
+
+import type { RunnableConfig } from "@langchain/core/runnables";
+import {
+  BaseCheckpointSaver,
+  type ChannelVersions,
+  type Checkpoint,
+  type CheckpointListOptions,
+  type CheckpointMetadata,
+  type CheckpointTuple,
+  compareWritesSortKeys,
+  maxChannelVersion,
+  type PendingWrite,
+  type SerializerProtocol,
+  TASKS,
+  WRITES_IDX_MAP,
+  writesSortKey,
+} from "@langchain/langgraph-checkpoint";
+
+import { WeftError } from "../errors/weft-error.js";
+import { jsonEqual } from "../store-core/json-equal.js";
+import type { JsonObject, JsonValue } from "../types/json.js";
+import type { FieldCondition, Namespace, Store, StoreItem } from "../types/store.js";
+
+export interface WeftCheckpointSaverOptions {
+  /** Where the saver keeps its items in the store. Default `["weft", "langgraph"]`. */
+  namespace?: Namespace | undefined;
+  /** How values are turned into bytes and back. Default: LangGraph's own serializer. */
+  serde?: SerializerProtocol | undefined;
+}
+
+/** A serialized value as the store keeps it: JSON as JSON (readable, filterable), other bytes as base64. */
+type Stored = { type: string; json: JsonValue } | { type: string; base64: string };
+
+interface CheckpointRecord {
+  thread: string;
+  ns: string;
+  id: string;
+  parent: string | null;
+  /** The checkpoint without its channel values, which live in blobs. */
+  checkpoint: Stored;
+  /** The metadata in the serializer's JSON form, so `list` can filter on it in the store. */
+  metadata: JsonValue;
+}
+
+interface WriteRecord {
+  task: string;
+  path: string;
+  index: number;
+  channel: string;
+  value: Stored;
+}
+
+const PAGE = 100;
+const decoder = new TextDecoder();
+
+/**
+ * A LangGraph `BaseCheckpointSaver` on a weft `Store`. Pass it as a graph's `checkpointer`. Several
+ * processes may share one store: each thread's items live under their own namespaces and every
+ * write is one store item, so writes to different threads never touch the same item. Writes to one
+ * thread are ordered by the LangGraph run that makes them.
+ */
+export class WeftCheckpointSaver extends BaseCheckpointSaver {
+  readonly store: Store;
+  private readonly base: string[];
+
+  constructor(store: Store, options: WeftCheckpointSaverOptions = {}) {
+    super(options.serde);
+    this.store = store;
+    this.base = [...(options.namespace ?? ["weft", "langgraph"])];
+  }
+
+  async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const thread = threadOf(config);
+    if (thread === undefined) {
+      return undefined;
+    }
+    const ns = namespaceOf(config);
+    const id = config.configurable?.checkpoint_id as string | undefined;
+    const where = this.checkpoints(thread, ns);
+    const item = id ? await this.store.get(where, newestFirstKey(id)) : (await this.store.search(where, { limit: 1 }))[0];
+    return item && this.toTuple(item.value as unknown as CheckpointRecord);
+  }
+
+  /** Newest first within each namespace of a thread; a thread's namespaces and threads in key order. */
+  async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
+    const { limit, before, filter = {} } = options;
+    const thread = threadOf(config);
+    const ns = config.configurable?.checkpoint_ns as string | undefined;
+    const prefix = [...this.base, "checkpoints", ...(thread === undefined ? [] : [thread, ...(ns === undefined ? [] : [nsLabel(ns)])])];
+    const storeFilter: Record<string, FieldCondition> = {};
+    if (thread === undefined && ns !== undefined) {
+      storeFilter.ns = { $eq: ns };
+    }
+    const beforeId = before?.configurable?.checkpoint_id as string | undefined;
+    if (beforeId) {
+      storeFilter.id = { $lt: beforeId };
+    }
+    // The store reads dotted paths as nested fields; keys with a dot are matched here instead.
+    const localFilter: Array<[string, unknown]> = [];
+    for (const [key, value] of Object.entries(filter as Record<string, unknown>)) {
+      if (key.includes(".")) {
+        localFilter.push([key, value]);
+      } else {
+        storeFilter[`metadata.${key}`] = value === undefined ? { $exists: false } : { $eq: value as JsonValue };
+      }
+    }
+    const hasFilter = Object.keys(storeFilter).length > 0;
+    let left = limit ?? Number.POSITIVE_INFINITY;
+    const seen = new Set<string>();
+    for (let offset = 0; left > 0; ) {
+      // Ask for no more than is left to return: a short list reads a short page.
+      const size = Math.min(PAGE, left);
+      const page = await this.store.search(prefix, { limit: size, offset, ...(hasFilter ? { filter: storeFilter } : {}) });
+      offset += size;
+      for (const item of page) {
+        // A checkpoint put while we page shifts the pages by one; do not yield an item twice.
+        const identity = `${item.namespace.join("\u0000")}\u0000${item.key}`;
+        if (seen.has(identity)) {
+          continue;
+        }
+        seen.add(identity);
+        const record = item.value as unknown as CheckpointRecord;
+        if (!localFilter.every(([key, value]) => matches((record.metadata as JsonObject)[key], value))) {
+          continue;
+        }
+        yield await this.toTuple(record);
+        if (--left <= 0) {
+          return;
+        }
+      }
+      if (page.length < size) {
+        return;
+      }
+    }
+  }
+
+  async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
+    const thread = threadOf(config);
+    if (thread === undefined) {
+      throw missing("put a checkpoint", "thread_id");
+    }
+    const ns = namespaceOf(config);
+    const { channel_values: values, ...rest } = checkpoint;
+    // The values first: a reader that sees the checkpoint finds every value it names.
+    await Promise.all(
+      Object.entries(newVersions)
+        .filter(([channel]) => channel in values)
+        .map(async ([channel, version]) =>
+          this.store.put(this.blobs(thread, ns), blobKey(channel, version), (await this.encode(values[channel])) as unknown as JsonValue),
+        ),
+    );
+    const encodedMetadata = await this.encode(metadata);
+    if (!("json" in encodedMetadata)) {
+      throw new WeftError("invalid_option", `The serializer turned checkpoint metadata into ${encodedMetadata.type}; WeftCheckpointSaver needs it as JSON to filter on it.`);
+    }
+    const record: CheckpointRecord = {
+      thread,
+      ns,
+      id: checkpoint.id,
+      parent: (config.configurable?.checkpoint_id as string | undefined) ?? null,
+      checkpoint: await this.encode({ ...rest, channel_values: {} }),
+      metadata: encodedMetadata.json,
+    };
+    await this.store.put(this.checkpoints(thread, ns), newestFirstKey(checkpoint.id), record as unknown as JsonValue);
+    return { configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
+  }
+
+  /**
+   * Keeps a task's writes against a checkpoint. Writing the same (task, index) again keeps the
+   * first value, as LangGraph expects of a task that re-runs; the special channels (errors,
+   * interrupts, resume values, which have negative indexes) are replaced instead.
+   */
+  async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath = ""): Promise<void> {
+    const thread = threadOf(config);
+    if (thread === undefined) {
+      throw missing("put writes", "thread_id");
+    }
+    const id = config.configurable?.checkpoint_id as string | undefined;
+    if (!id) {
+      throw missing("put writes", "checkpoint_id");
+    }
+    const where = this.writes(thread, namespaceOf(config), id);
+    await Promise.all(
+      writes.map(async ([channel, value], position) => {
+        const index = WRITES_IDX_MAP[channel] ?? position;
+        const record: WriteRecord = { task: taskId, path: taskPath, index, channel, value: await this.encode(value) };
+        const key = JSON.stringify([taskId, index]);
+        if (index < 0) {
+          await this.store.put(where, key, record as unknown as JsonValue);
+        } else {
+          await this.store.compareAndPut(where, key, record as unknown as JsonValue, { expected: 0 });
+        }
+      }),
+    );
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    // Checkpoints first: once they are gone no reader finds the thread, whatever is left behind.
+    for (const kind of ["checkpoints", "writes", "blobs"]) {
+      await this.deleteUnder([...this.base, kind, threadId]);
+    }
+  }
+
+  /**
+   * Versions are a zero-padded counter plus a random part, as Python's Postgres saver makes them:
+   * two branches forked from one checkpoint each get a version of their own, so neither overwrites
+   * the other's value (values are kept per channel version). LangGraph compares string versions
+   * itself; the declared type is `number` only because `compile({ checkpointer })` asks for a
+   * `BaseCheckpointSaver<number>`.
+   */
+  override getNextVersion(current: number | string | undefined): number {
+    const counter = current === undefined ? 0 : typeof current === "number" ? current : Number.parseInt(current.split(".")[0] ?? "0", 10);
+    return `${String(counter + 1).padStart(32, "0")}.${randomBytes(8).toString("hex")}` as unknown as number;
+  }
+
+  private async toTuple(record: CheckpointRecord): Promise<CheckpointTuple> {
+    const { thread, ns, id, parent } = record;
+    const checkpoint = (await this.decode(record.checkpoint)) as Checkpoint;
+    const [values, writes, metadata] = await Promise.all([
+      this.channelValues(thread, ns, checkpoint.channel_versions),
+      this.pendingWrites(thread, ns, id),
+      this.serde.loadsTyped("json", JSON.stringify(record.metadata)) as Promise<CheckpointMetadata>,
+    ]);
+    checkpoint.channel_values = values;
+    if (checkpoint.v < 4 && parent !== null) {
+      await this.migratePendingSends(checkpoint, thread, ns, parent);
+    }
+    const tuple: CheckpointTuple = {
+      config: { configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: id } },
+      checkpoint,
+      metadata,
+      pendingWrites: writes.map(({ task, channel, value }) => [task, channel, value]),
+    };
+    if (parent !== null) {
+      tuple.parentConfig = { configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: parent } };
+    }
+    return tuple;
+  }
+
+  /** One read per channel the checkpoint names, all at once; a channel with no value is left out. */
+  private async channelValues(thread: string, ns: string, versions: ChannelVersions): Promise<Record<string, unknown>> {
+    const where = this.blobs(thread, ns);
+    const found = await Promise.all(
+      Object.entries(versions).map(async ([channel, version]) => {
+        const item = await this.store.get(where, blobKey(channel, version));
+        return item ? ([channel, await this.decode(item.value as unknown as Stored)] as const) : undefined;
+      }),
+    );
+    return Object.fromEntries(found.filter((entry) => entry !== undefined));
+  }
+
+  /** The checkpoint's writes in `(task_path, task_id, idx)` order, the order a run applies them in. */
+  private async pendingWrites(thread: string, ns: string, id: string): Promise<Array<{ task: string; channel: string; value: unknown }>> {
+    const items = await this.searchAll(this.writes(thread, ns, id));
+    const records = items.map((item) => item.value as unknown as WriteRecord);
+    records.sort((left, right) => compareWritesSortKeys(writesSortKey(left.path, left.task, left.index), writesSortKey(right.path, right.task, right.index)));
+    return Promise.all(records.map(async ({ task, channel, value }) => ({ task, channel, value: await this.decode(value) })));
+  }
+
+  /** Checkpoints before format 4 kept pending sends as the parent's TASKS writes, not as a channel. */
+  private async migratePendingSends(checkpoint: Checkpoint, thread: string, ns: string, parent: string): Promise<void> {
+    const sends = (await this.pendingWrites(thread, ns, parent)).filter((write) => write.channel === TASKS).map((write) => write.value);
+    const versions = Object.values(checkpoint.channel_versions);
+    checkpoint.channel_values[TASKS] = sends;
+    checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
+  }
+
+  private async searchAll(prefix: string[]): Promise<StoreItem[]> {
+    const items: StoreItem[] = [];
+    for (let offset = 0; ; offset += PAGE) {
+      const page = await this.store.search(prefix, { limit: PAGE, offset });
+      items.push(...page);
+      if (page.length < PAGE) {
+        return items;
+      }
+    }
+  }
+
+  private async deleteUnder(prefix: string[]): Promise<void> {
+    for (;;) {
+      const page = await this.store.search(prefix, { limit: PAGE });
+      if (page.length === 0) {
+        return;
+      }
+      await Promise.all(page.map((item) => this.store.delete(item.namespace, item.key)));
+    }
+  }
+
+  private async encode(value: unknown): Promise<Stored> {
+    const [type, bytes] = await this.serde.dumpsTyped(value);
+    if (type === "json") {
+      try {
+        return { type, json: JSON.parse(decoder.decode(bytes)) as JsonValue };
+      } catch {
+        // Not JSON after all: keep the bytes.
+      }
+    }
+    return { type, base64: Buffer.from(bytes).toString("base64") };
+  }
+
+  private decode(stored: Stored): Promise<unknown> {
+    return "json" in stored
+      ? this.serde.loadsTyped(stored.type, JSON.stringify(stored.json))
+      : this.serde.loadsTyped(stored.type, new Uint8Array(Buffer.from(stored.base64, "base64")));
+  }
+
+  private checkpoints(thread: string, ns: string): string[] {
+    return [...this.base, "checkpoints", thread, nsLabel(ns)];
+  }
+
+  private blobs(thread: string, ns: string): string[] {
+    return [...this.base, "blobs", thread, nsLabel(ns)];
+  }
+
+  private writes(thread: string, ns: string, id: string): string[] {
+    return [...this.base, "writes", thread, nsLabel(ns), id];
+  }
+}
+
+function threadOf(config: RunnableConfig): string | undefined {
+  const thread = config.configurable?.thread_id as unknown;
+  return thread === undefined || thread === null ? undefined : String(thread);
+}
+
+function namespaceOf(config: RunnableConfig): string {
+  return (config.configurable?.checkpoint_ns as string | undefined) ?? "";
+}
+
+function nsLabel(ns: string): string {
+  return `ns:${ns}`;
+}
+
+function blobKey(channel: string, version: string | number): string {
+  // The Postgres saver keeps versions as text too, so 1 and "1" are one version.
+  return JSON.stringify([channel, String(version)]);
+}
+
+/**
+ * A key that sorts the other way round from the id, so the store's ascending key order lists the
+ * newest checkpoint first (ids are time-ordered uuid6). Each UTF-16 unit u becomes four hex digits
+ * of 0xFFFF - u, and "~", above every hex digit, ends the key: an id that is a prefix of another
+ * is older, and its key sorts after.
+ */
+function newestFirstKey(id: string): string {
+  let key = "";
+  for (let index = 0; index < id.length; index++) {
+    key += (0xffff - id.charCodeAt(index)).toString(16).padStart(4, "0");
+  }
+  return `${key}~`;
+}
+
+/** LangGraph's filter: a metadata value equal to the one asked for (JSON equality for objects). */
+function matches(actual: JsonValue | undefined, expected: unknown): boolean {
+  if (expected === undefined) {
+    return actual === undefined;
+  }
+  return actual !== undefined && jsonEqual(actual, expected as JsonValue);
+}
+
+function missing(action: string, field: string): WeftError {
+  return new WeftError(
+    "invalid_option",
+    `Cannot ${action}: the config has no configurable.${field}. Run the graph with { configurable: { thread_id: "…" } }.`,
+  );
+}
