@@ -244,6 +244,10 @@ const surfaces: Record<string, Surface> = {
     values: ["RedisStore"],
     types: ["RedisStoreOptions"],
   },
+  "./langgraph": {
+    values: ["WEFT_CONFIG_KEY", "defaultResumeValue", "fromLangGraph", "weftContext"],
+    types: ["FromLangGraphOptions", "LangGraphLike", "ResumeValue", "StateSnapshotLike", "WeftRunContext"],
+  },
   "./testing": {
     values: ["FakeMessagesServer", "FakeModelServer", "FakeResponsesServer", "ScriptedModel"],
     types: ["ChatRequest", "FakeModelMessage", "FakeModelOptions", "FakeModelRequest", "FakeModelServerOptions", "FakeModelToolCall", "FakeReply", "FakeScript", "FakeScriptFor", "Script", "ScriptedReply"],

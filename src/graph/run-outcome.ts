@@ -38,6 +38,8 @@ export interface RunOptions {
   threadId: string;
   /** Who the run acts for; every node and tool sees it. */
   principal?: Principal | undefined;
+  /** The directory the run works in: for an editor session, its `cwd`. */
+  cwd?: string | undefined;
   /** Aborting it cancels the run; the state before the interrupted step is kept. */
   signal?: AbortSignal | undefined;
   /** An id for the run, chosen by the caller (for example to recognise it after a restart). */

@@ -30,6 +30,8 @@ export class FakeModelServer extends FakeHttpServer<ChatRequest> {
   protected override readonly streamEnd = dataFrame("[DONE]");
   /** How many times the model list was asked for. */
   modelListRequests = 0;
+  /** Replies made so far: each gets an id of its own, as OpenAI's do (LangChain keys messages by it). */
+  private replies = 0;
 
   private constructor(
     script: FakeScript,
@@ -65,7 +67,7 @@ export class FakeModelServer extends FakeHttpServer<ChatRequest> {
   }
 
   protected events(reply: FakeReply, request: ChatRequest): FakeStreamEvent[] {
-    const base = { id: "chatcmpl-fake", object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: request.model };
+    const base = { id: this.nextId(), object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: request.model };
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) => dataFrame({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
     const out: FakeStreamEvent[] = [{ frame: chunk({ role: "assistant", content: "" }) }];
     for (const delta of pieces(reply.reasoning)) {
@@ -86,6 +88,11 @@ export class FakeModelServer extends FakeHttpServer<ChatRequest> {
     return out;
   }
 
+  private nextId(): string {
+    this.replies++;
+    return `chatcmpl-fake-${this.replies}`;
+  }
+
   protected override completion(reply: FakeReply, request: ChatRequest): unknown {
     const toolCalls = reply.toolCalls?.map((call, index) => ({
       id: call.id ?? `call_${index + 1}`,
@@ -93,7 +100,7 @@ export class FakeModelServer extends FakeHttpServer<ChatRequest> {
       function: { name: call.name, arguments: argumentsText(call) },
     }));
     return {
-      id: "chatcmpl-fake",
+      id: this.nextId(),
       object: "chat.completion",
       created: Math.floor(Date.now() / 1000),
       model: request.model,

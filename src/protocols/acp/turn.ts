@@ -173,7 +173,13 @@ export class Turn {
   /** The options of each run of the turn; its config is read again before each step, so a change made mid-turn applies from the next. */
   runOptions(): ProtocolRunOptions & { runId: string } {
     const config = this.parts.config;
-    const options: ProtocolRunOptions & { runId: string } = { threadId: this.parts.session.id, runId: this.runId, signal: this.signal, config: () => config.values() };
+    const options: ProtocolRunOptions & { runId: string } = {
+      threadId: this.parts.session.id,
+      runId: this.runId,
+      signal: this.signal,
+      config: () => config.values(),
+      cwd: this.parts.session.info.cwd,
+    };
     if (this.parts.settings.principal) {
       options.principal = this.parts.settings.principal;
     }

@@ -1,0 +1,321 @@
+// fromLangGraph(): a compiled LangGraph.js graph (or a LangChain createAgent() agent) as a
+// ProtocolGraph, so serveAcp() serves it like one of weft's own. The graph keeps its state in its
+// checkpointer, keyed by the session's id as `thread_id`; what the editor is shown comes from the
+// graph's stream (stream-mapper.ts), and what the graph waits on from its pending tasks
+// (interrupts.ts). The session's conversation is weft's own: every message the graph finishes is
+// announced, so the session keeps it, tool calls and all.
+
+import { randomUUID } from "node:crypto";
+
+import type { BaseMessage } from "@langchain/core/messages";
+import { type BaseCheckpointSaver, Command, MemorySaver } from "@langchain/langgraph";
+
+import { WeftError } from "../errors/weft-error.js";
+import { EventQueue } from "../graph/event-queue.js";
+import type { RunEvent } from "../graph/events.js";
+import { ThreadBusyError, UnknownInterruptError } from "../graph/graph-errors.js";
+import type { GraphRun, RunConfig, RunOutcome } from "../graph/run-outcome.js";
+import type { ProtocolGraph, ProtocolRunOptions, ProtocolThread } from "../protocols/shared.js";
+import type { Message } from "../types/messages.js";
+import type { Principal } from "../types/principal.js";
+import { defaultResumeValue, type PendingInterrupt, pendingInterrupts, type ResumeValue, resumePlan, type TaskLike, type ToolCallLike } from "./interrupts.js";
+import { fromLangChain, toLangChain } from "./messages.js";
+import { StreamMapper } from "./stream-mapper.js";
+
+/**
+ * What fromLangGraph() takes: a compiled StateGraph, or a createAgent() agent. Loosely typed, so
+ * that graphs of any state type fit; what is called is `stream`, `getState` and the checkpointer.
+ */
+export interface LangGraphLike {
+  name?: string | undefined;
+  checkpointer?: unknown;
+  stream(input: never, config: never): Promise<AsyncIterable<unknown>>;
+  getState(config: never): unknown;
+}
+
+/** The graph as it is called here. */
+interface Graph {
+  name?: string | undefined;
+  checkpointer?: BaseCheckpointSaver | boolean | undefined;
+  stream(input: unknown, config: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
+  getState(config: { configurable: Record<string, unknown> }): Promise<StateSnapshotLike>;
+}
+
+/** The parts of a LangGraph state snapshot read here. */
+export interface StateSnapshotLike {
+  values: unknown;
+  next: readonly string[];
+  tasks: readonly TaskLike[];
+  createdAt?: string | undefined;
+}
+
+/** What a LangGraph node or tool finds in `config.configurable.weft` (see weftContext()). */
+export interface WeftRunContext {
+  /** The thread: for an editor session, its session id. */
+  sessionId: string;
+  /** The session's directory, when the run has one. */
+  cwd?: string | undefined;
+  /** Who the run acts for. */
+  principal?: Principal | undefined;
+  /** The run's settings (the session's config values) as they were when it started. */
+  config: RunConfig;
+}
+
+export interface FromLangGraphOptions {
+  /** The graph's name, as servers show it. Defaults to the graph's own, else "langgraph". */
+  name?: string | undefined;
+  /**
+   * Where the graph keeps its checkpoints, when it was compiled without a checkpointer. Without
+   * either, a MemorySaver: sessions then last as long as the process.
+   */
+  checkpointer?: BaseCheckpointSaver | undefined;
+  /**
+   * The graph's input for a run, from what the protocol server gives (for ACP, `{ messages }`: the
+   * session's conversation with the prompt, as weft messages). Defaults to those messages as
+   * LangChain messages, only the ones the thread does not hold yet.
+   */
+  input?: ((input: unknown, context: { known: ReadonlySet<string> }) => unknown) | undefined;
+  /** How an answer to a question (not a tool approval) becomes the resume value. See defaultResumeValue. */
+  resumeValue?: ResumeValue | undefined;
+  /** The most steps a run may take (LangGraph's recursionLimit). LangGraph's default when absent. */
+  recursionLimit?: number | undefined;
+}
+
+/** The key under `configurable` where a LangGraph node or tool finds the run's WeftRunContext. */
+export const WEFT_CONFIG_KEY = "weft";
+
+/** The run's WeftRunContext, from the `config` a LangGraph node or tool is given; undefined outside weft. */
+export function weftContext(config: { configurable?: Record<string, unknown> | undefined } | undefined): WeftRunContext | undefined {
+  return config?.configurable?.[WEFT_CONFIG_KEY] as WeftRunContext | undefined;
+}
+
+/** Serves a compiled LangGraph graph, or a createAgent() agent, as a ProtocolGraph. */
+export function fromLangGraph(graph: LangGraphLike, options: FromLangGraphOptions = {}): ProtocolGraph {
+  return new LangGraphAdapter(graph as unknown as Graph, options);
+}
+
+type Mode = { kind: "run"; input: unknown } | { kind: "resume"; answers: Record<string, unknown> } | { kind: "continue" };
+
+class LangGraphAdapter implements ProtocolGraph {
+  readonly name: string;
+  /** Threads with a run in this process. */
+  private readonly active = new Set<string>();
+  /** The last run id of each thread in this process. */
+  private readonly runIds = new Map<string, string>();
+  private readonly checkpointer: BaseCheckpointSaver | undefined;
+
+  constructor(
+    private readonly graph: Graph,
+    private readonly options: FromLangGraphOptions,
+  ) {
+    this.name = options.name ?? (graph.name && graph.name !== "LangGraph" ? graph.name : "langgraph");
+    if (!graph.checkpointer || graph.checkpointer === true) {
+      // A graph needs a checkpointer for interrupts and for threads; give it the one we were given.
+      graph.checkpointer = options.checkpointer ?? new MemorySaver();
+    }
+    this.checkpointer = typeof graph.checkpointer === "object" ? graph.checkpointer : undefined;
+  }
+
+  run(input: unknown, options: ProtocolRunOptions): GraphRun {
+    return this.start({ kind: "run", input }, options);
+  }
+
+  resume(answers: Record<string, unknown>, options: ProtocolRunOptions): GraphRun {
+    return this.start({ kind: "resume", answers }, options);
+  }
+
+  continue(options: ProtocolRunOptions): GraphRun {
+    return this.start({ kind: "continue" }, options);
+  }
+
+  async thread(threadId: string): Promise<ProtocolThread | undefined> {
+    const state = await this.state(threadId);
+    if (!state) {
+      return undefined;
+    }
+    const pending = this.pending(state).map((entry) => entry.interrupt);
+    const runId = this.runIds.get(threadId) ?? "";
+    if (this.active.has(threadId)) {
+      return { status: "running", runId, seq: 0, pending: [] };
+    }
+    if (pending.length > 0) {
+      return { status: "interrupted", runId, seq: 0, pending };
+    }
+    return { status: state.next.length > 0 ? "unfinished" : "completed", runId, seq: 0, pending: [] };
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    this.runIds.delete(threadId);
+    await this.checkpointer?.deleteThread(threadId);
+  }
+
+  private start(mode: Mode, options: ProtocolRunOptions): GraphRun {
+    const runId = options.runId ?? `run_${randomUUID()}`;
+    const events = new EventQueue<RunEvent>();
+    const outcome = this.execute(mode, { ...options, runId }, (event) => events.push(event)).then((result) => {
+      events.push({ type: "run-end", status: result.status });
+      events.close();
+      return result;
+    });
+    return { runId, threadId: options.threadId, outcome, [Symbol.asyncIterator]: () => events[Symbol.asyncIterator]() };
+  }
+
+  /** The thread's state, or undefined when it has no checkpoint. */
+  private async state(threadId: string): Promise<StateSnapshotLike | undefined> {
+    const state = await this.graph.getState({ configurable: { thread_id: threadId } });
+    return state.createdAt === undefined && state.next.length === 0 && state.tasks.length === 0 ? undefined : state;
+  }
+
+  private pending(state: StateSnapshotLike): PendingInterrupt[] {
+    return pendingInterrupts(state.tasks, lastToolCalls(messagesIn(state.values)));
+  }
+
+  private async execute(mode: Mode, options: ProtocolRunOptions & { runId: string }, emit: (event: RunEvent) => void): Promise<RunOutcome> {
+    const { threadId, signal } = options;
+    if (this.active.has(threadId)) {
+      return { status: "failed", error: new ThreadBusyError(threadId) };
+    }
+    this.active.add(threadId);
+    this.runIds.set(threadId, options.runId);
+    try {
+      const before = await this.state(threadId);
+      const known = new Set(messagesIn(before?.values).flatMap((message) => (message.id === undefined ? [] : [message.id])));
+      const pendingBefore = before ? this.pending(before) : [];
+      const unfinished = before !== undefined && before.next.length > 0 && pendingBefore.length === 0;
+      let input: unknown = null;
+      let rejected = new Set<string>();
+      if (mode.kind === "run") {
+        input = this.input(mode.input, known);
+        // A run whose input the thread already holds, on a thread cut mid-run (a turn started over
+        // after a crash), carries that run on instead of starting it again.
+        if (unfinished && input === undefined) {
+          input = null;
+        } else if (input === undefined) {
+          input = { messages: [] };
+        }
+      } else if (mode.kind === "resume") {
+        if (!unfinished) {
+          const plan = resumePlan(pendingBefore, mode.answers, this.options.resumeValue ?? defaultResumeValue);
+          if (plan.unknown.length > 0 || Object.keys(plan.resume).length === 0) {
+            return { status: "failed", error: new UnknownInterruptError(threadId, plan.unknown.length > 0 ? plan.unknown : Object.keys(mode.answers), plan.unknown.length > 0 ? "not_pending" : "empty") };
+          }
+          if (plan.missing.length > 0) {
+            return { status: "failed", error: new WeftError("unknown_interrupt", `The tool calls of one model turn are answered together; ${plan.missing.join(", ")} had no answer.`) };
+          }
+          input = new Command({ resume: plan.resume });
+          rejected = plan.rejected;
+        }
+      } else if (!unfinished) {
+        return { status: "failed", error: new WeftError("nothing_to_continue", `Thread ${threadId} has no run to carry on.`) };
+      }
+      emit({ type: "run-start", runId: options.runId, threadId, mode: mode.kind });
+      const mapper = new StreamMapper(emit, known, rejected);
+      if (mode.kind !== "run") {
+        // The calls the run was paused or cut before: each ends in this run, or is closed at its end.
+        for (const call of unansweredCalls(messagesIn(before?.values))) {
+          mapper.expect(call.id ?? "", call.name);
+        }
+      }
+      try {
+        const stream = await this.graph.stream(input, this.config(options));
+        for await (const chunk of stream) {
+          mapper.take(chunk);
+        }
+      } catch (error) {
+        if (signal?.aborted) {
+          return { status: "cancelled" };
+        }
+        return { status: "failed", error: error instanceof Error ? error : new Error(String(error)) };
+      }
+      if (signal?.aborted) {
+        return { status: "cancelled" };
+      }
+      const after = await this.state(threadId);
+      const pending = after ? this.pending(after).map((entry) => entry.interrupt) : [];
+      if (pending.length > 0) {
+        for (const interrupt of pending) {
+          emit({ type: "interrupt", interrupt });
+        }
+        emit({ type: "checkpoint", step: 0, seq: 0, status: "interrupted" });
+        return { status: "interrupted", interrupts: pending };
+      }
+      mapper.closeOpen();
+      emit({ type: "checkpoint", step: 0, seq: 0, status: "completed" });
+      const values = (after?.values ?? {}) as Record<string, unknown>;
+      const messages = messagesIn(values).flatMap((message) => fromLangChain(message) ?? []);
+      return { status: "completed", output: { ...values, messages } };
+    } catch (error) {
+      return signal?.aborted ? { status: "cancelled" } : { status: "failed", error: error instanceof Error ? error : new Error(String(error)) };
+    } finally {
+      this.active.delete(threadId);
+    }
+  }
+
+  /** The graph's input; undefined when it adds nothing the thread does not hold. */
+  private input(given: unknown, known: ReadonlySet<string>): unknown {
+    if (this.options.input) {
+      return this.options.input(given, { known });
+    }
+    const messages = (given as { messages?: unknown } | null | undefined)?.messages;
+    if (!Array.isArray(messages)) {
+      return given;
+    }
+    // The thread holds the conversation up to its last message it knows; only what follows is new.
+    const list = messages as Message[];
+    let from = 0;
+    list.forEach((message, index) => {
+      if (known.has(message.id)) {
+        from = index + 1;
+      }
+    });
+    const fresh = list.slice(from);
+    return fresh.length === 0 ? undefined : { messages: toLangChain(fresh) };
+  }
+
+  private config(options: ProtocolRunOptions & { runId: string }): Record<string, unknown> {
+    const values = typeof options.config === "function" ? options.config() : (options.config ?? {});
+    const context: WeftRunContext = { sessionId: options.threadId, config: values };
+    if (options.cwd !== undefined) {
+      context.cwd = options.cwd;
+    }
+    if (options.principal) {
+      context.principal = options.principal;
+    }
+    const config: Record<string, unknown> = {
+      configurable: { thread_id: options.threadId, [WEFT_CONFIG_KEY]: context },
+      streamMode: ["messages", "updates", "custom", "tools"],
+      subgraphs: true,
+    };
+    if (options.signal) {
+      config.signal = options.signal;
+    }
+    if (this.options.recursionLimit !== undefined) {
+      config.recursionLimit = this.options.recursionLimit;
+    }
+    return config;
+  }
+}
+
+/** The LangChain messages of a state's `messages` key. */
+function messagesIn(values: unknown): BaseMessage[] {
+  const messages = (values as { messages?: unknown } | null | undefined)?.messages;
+  return Array.isArray(messages) ? (messages as BaseMessage[]) : [];
+}
+
+/** The tool calls of the last model message: the ones a human-in-the-loop interrupt asks about. */
+function lastToolCalls(messages: readonly BaseMessage[]): ToolCallLike[] {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index] as BaseMessage & { tool_calls?: ToolCallLike[] };
+    if (message.type === "ai") {
+      return message.tool_calls ?? [];
+    }
+  }
+  return [];
+}
+
+/** The last model message's calls that have no result after it. */
+function unansweredCalls(messages: readonly BaseMessage[]): ToolCallLike[] {
+  const calls = lastToolCalls(messages);
+  const answered = new Set(messages.flatMap((message) => (message.type === "tool" ? [(message as BaseMessage & { tool_call_id: string }).tool_call_id] : [])));
+  return calls.filter((call) => call.id !== undefined && !answered.has(call.id));
+}
