@@ -3,14 +3,20 @@
 //   weft acp --graph examples/langgraph-react-agent.ts
 // and weft gives it token streaming, permission requests for its writes, cancel per session, and
 // sessions (with the graph's checkpoints) in the --sessions store. The model comes from WEFT_MODEL,
-// WEFT_BASE_URL and WEFT_API_KEY, as for `weft acp` (see langgraph-model.ts).
+// WEFT_BASE_URL and WEFT_API_KEY, as for `weft acp`.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 
+import { ChatOpenAI } from "@langchain/openai";
 import { type AnyAgentMiddleware, createAgent, humanInTheLoopMiddleware, tool } from "langchain";
 import { z } from "zod";
 
-import { chatModel } from "./langgraph-model.js";
+// The model as `weft acp` takes it: WEFT_MODEL (openai:<id>, or openai-compatible:<id> with WEFT_BASE_URL) and WEFT_API_KEY.
+const model = new ChatOpenAI({
+  model: (process.env.WEFT_MODEL ?? "openai:gpt-4.1-mini").replace(/^openai(-compatible)?:/, ""),
+  apiKey: process.env.WEFT_API_KEY ?? process.env.OPENAI_API_KEY ?? "none",
+  configuration: { baseURL: process.env.WEFT_BASE_URL ?? null },
+});
 
 /** What weft puts in a run's config: the session's directory among it. */
 interface WeftConfig {
@@ -55,7 +61,7 @@ const approveWrites = humanInTheLoopMiddleware({ interruptOn: { write_file: { al
 
 export default createAgent({
   name: "langgraph-react-agent",
-  model: chatModel(),
+  model,
   tools: [readFileTool, writeFileTool],
   systemPrompt: "You are a careful coding assistant. Read files before you change them, and keep answers short.",
   middleware: [approveWrites],

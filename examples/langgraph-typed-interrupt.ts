@@ -5,11 +5,15 @@
 // The model comes from WEFT_MODEL, WEFT_BASE_URL and WEFT_API_KEY, as for `weft acp`.
 import { SystemMessage } from "@langchain/core/messages";
 import { END, interrupt, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
+import { ChatOpenAI } from "@langchain/openai";
 import { z } from "zod";
 
-import { chatModel } from "./langgraph-model.js";
-
-const model = chatModel();
+// The model as `weft acp` takes it: WEFT_MODEL (openai:<id>, or openai-compatible:<id> with WEFT_BASE_URL) and WEFT_API_KEY.
+const model = new ChatOpenAI({
+  model: (process.env.WEFT_MODEL ?? "openai:gpt-4.1-mini").replace(/^openai(-compatible)?:/, ""),
+  apiKey: process.env.WEFT_API_KEY ?? process.env.OPENAI_API_KEY ?? "none",
+  configuration: { baseURL: process.env.WEFT_BASE_URL ?? null },
+});
 
 /** What the form asks: a flat object of plain fields, which an editor can show as a form. */
 const tripDetails = z.object({

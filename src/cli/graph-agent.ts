@@ -8,7 +8,8 @@ import { storeAcpSessions } from "../protocols/acp/store-sessions.js";
 import type { ProtocolGraph } from "../protocols/shared.js";
 import type { Logger } from "../types/logger.js";
 import type { Store } from "../types/store.js";
-import { loadGraphModule } from "./graph-module.js";
+import { type LangGraphLike, loadGraphModule } from "./graph-module.js";
+import { UsageError } from "./usage-error.js";
 
 export interface GraphAgentOptions {
   store: Store;
@@ -23,8 +24,8 @@ export async function graphAgent(file: string, options: GraphAgentOptions): Prom
   const { store, logger } = options;
   const editor = acpEditor({ logger });
   const found = await loadGraphModule(file, { store, editor, logger });
-  const graph = found.graph as ProtocolGraph;
-  if (!found.shared) {
+  const graph = found.kind === "weft" ? found.graph : await fromLangGraphModule(found.graph, store);
+  if (found.kind === "weft" && !found.shared) {
     logger.info("The graph keeps its checkpoints where it was compiled to; export a function (context) => graph to give it the sessions store", { graph: graph.name });
   }
   return {
@@ -38,6 +39,35 @@ export async function graphAgent(file: string, options: GraphAgentOptions): Prom
       ...(options.onInitialized ? { onInitialized: options.onInitialized } : {}),
     },
   };
+}
+
+/**
+ * A LangGraph graph as a weft one. One compiled without a checkpointer keeps its checkpoints in
+ * the sessions store, under a namespace of its own name, so a turn cut off by a crash carries on.
+ */
+async function fromLangGraphModule(found: LangGraphLike, store: Store): Promise<ProtocolGraph> {
+  try {
+    const { fromLangGraph } = await import("../langgraph/from-langgraph.js");
+    const compiled = found as Parameters<typeof fromLangGraph>[0];
+    if (compiled.checkpointer && compiled.checkpointer !== true) {
+      return fromLangGraph(compiled);
+    }
+    const { WeftCheckpointSaver } = await import("../langgraph/weft-checkpoint-saver.js");
+    const name = langGraphName(found);
+    return fromLangGraph(compiled, { ...(name ? { name } : {}), checkpointer: new WeftCheckpointSaver(store, { namespace: ["weft", "langgraph", name ?? "langgraph"] }) });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND") {
+      throw new UsageError(`Serving a LangGraph graph needs @langchain/langgraph and @langchain/core installed where weft is (${(error as Error).message})`);
+    }
+    throw error;
+  }
+}
+
+/** The graph's own name (LangChain's createAgent() keeps it on the graph inside), unless it is LangGraph's default. */
+function langGraphName(graph: LangGraphLike): string | undefined {
+  const named = graph as { name?: unknown; graph?: { name?: unknown } };
+  const name = typeof named.name === "string" ? named.name : named.graph?.name;
+  return typeof name === "string" && name !== "" && name !== "LangGraph" ? name : undefined;
 }
 
 /**

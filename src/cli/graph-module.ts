@@ -38,6 +38,9 @@ export interface LangGraphLike {
 
 const TYPESCRIPT = new Set([".ts", ".mts", ".cts", ".tsx"]);
 
+/** Errors of Node's type stripping that tsx may not have. */
+const RETRY_WITH_TSX = new Set<unknown>(["ERR_MODULE_NOT_FOUND", "ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX", "ERR_UNKNOWN_FILE_EXTENSION"]);
+
 /**
  * Imports `file` (relative to `cwd`) and answers the graph it exports: `default`, else `graph`,
  * else the only export that is a graph. `default` or `graph` may be a function instead, a
@@ -73,8 +76,19 @@ export async function loadGraphModule(file: string, context: GraphModuleContext,
 async function importModule(path: string, file: string): Promise<Record<string, unknown>> {
   const url = pathToFileURL(path).href;
   try {
-    if (!TYPESCRIPT.has(extname(path)) || nodeStripsTypes()) {
-      return (await import(url)) as Record<string, unknown>;
+    const typescript = TYPESCRIPT.has(extname(path));
+    if (!typescript || nodeStripsTypes()) {
+      try {
+        return (await import(url)) as Record<string, unknown>;
+      } catch (error) {
+        // Node's type stripping leaves out what needs more than erasing types (enums, `./x.js`
+        // naming x.ts): tsx, when it is there, runs those. Such a failure comes before the module runs.
+        const tsx = typescript && RETRY_WITH_TSX.has((error as { code?: unknown }).code) ? await loadTsx(path) : undefined;
+        if (!tsx) {
+          throw error;
+        }
+        return await importWithTsx(tsx, url);
+      }
     }
     const tsx = await loadTsx(path);
     if (!tsx) {
@@ -83,7 +97,7 @@ async function importModule(path: string, file: string): Promise<Record<string, 
           "use Node 22.18 or later (or 22.6 or later with NODE_OPTIONS=--experimental-strip-types), or install tsx (npm install --save-dev tsx)",
       );
     }
-    return (await tsx.tsImport(url, import.meta.url)) as Record<string, unknown>;
+    return await importWithTsx(tsx, url);
   } catch (error) {
     if (error instanceof UsageError) {
       throw error;
@@ -98,7 +112,17 @@ function nodeStripsTypes(): boolean {
 }
 
 interface TsxApi {
-  tsImport(specifier: string, parent: string): Promise<unknown>;
+  register(): unknown;
+}
+
+/**
+ * Imports the module with tsx's hooks on for good (the graph may import more TypeScript as it
+ * runs). Not tsImport(): that loads the module's packages afresh, so the module's LangGraph would
+ * not be the one fromLangGraph() loads, and LangGraph's classes would not know each other.
+ */
+async function importWithTsx(tsx: TsxApi, url: string): Promise<Record<string, unknown>> {
+  tsx.register();
+  return (await import(url)) as Record<string, unknown>;
 }
 
 /** tsx's API: the one installed beside the module (its project's), else the one beside weft; undefined when there is none. */
@@ -107,7 +131,7 @@ async function loadTsx(path: string): Promise<TsxApi | undefined> {
     const entry = tsxEntry(from);
     if (entry) {
       const api = (await import(pathToFileURL(entry).href)) as Partial<TsxApi>;
-      if (typeof api.tsImport === "function") {
+      if (typeof api.register === "function") {
         return api as TsxApi;
       }
     }

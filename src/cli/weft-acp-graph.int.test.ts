@@ -83,6 +83,36 @@ describe("weft acp --graph", () => {
     expect(agent.textOf(sessionId)).toBe("It says to buy milk.");
   });
 
+  it("serves a compiled LangGraph graph (its only graph export), its checkpoints and sessions in the --sessions store", async () => {
+    const sessions = join(harness.home, "langgraph-sessions.db");
+    const { env } = await harness.fakeModel([{ text: ["Hello", " from", " LangGraph."] }, { text: "Again." }]);
+    const args = ["--graph", join(graphs, "langgraph-chat.mjs"), "--sessions", sessions];
+    const first = harness.start(env, args);
+    expect((await first.initialize()).agentInfo).toMatchObject({ name: "langgraph-chat" });
+    const sessionId = await first.newSession(harness.project);
+    expect((await first.prompt(sessionId, "hi")).stopReason).toBe("end_turn");
+    const chunks = first.updatesOf(sessionId).filter((update) => update.sessionUpdate === "agent_message_chunk");
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(first.textOf(sessionId)).toBe("Hello from LangGraph.");
+    await first.stop();
+
+    // A new process carries the thread on from the store: the model is sent the first turn too.
+    const second = harness.start(env, args);
+    await second.initialize();
+    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: harness.project, mcpServers: [] });
+    expect(second.textOf(sessionId)).toBe("Hello from LangGraph.");
+    const from = second.updatesOf(sessionId).length;
+    expect((await second.prompt(sessionId, "and again")).stopReason).toBe("end_turn");
+    expect(second.textOf(sessionId, from)).toBe("Again.");
+    await second.stop();
+    const store = await openStore(sessions);
+    try {
+      expect((await store.listNamespaces()).some((namespace) => namespace.join("/").startsWith("weft/langgraph/langgraph-chat"))).toBe(true);
+    } finally {
+      await store.close?.();
+    }
+  });
+
   const refusals: Array<[string, string[], RegExp]> = [
     ["a file that is not there", ["--graph", "missing.mjs"], /--graph "missing\.mjs": there is no such file/],
     ["a module with no graph", ["--graph", join(graphs, "no-graph.mjs")], /exports no graph \(it exports answer, helper\); export one as default or as graph/],
