@@ -9,6 +9,7 @@ import type { ProtocolGraph } from "../protocols/shared.js";
 import type { Logger } from "../types/logger.js";
 import type { Store } from "../types/store.js";
 import { type LangGraphLike, loadGraphModule } from "./graph-module.js";
+import { langChainFrom } from "./project-packages.js";
 import { UsageError } from "./usage-error.js";
 
 export interface GraphAgentOptions {
@@ -24,7 +25,7 @@ export async function graphAgent(file: string, options: GraphAgentOptions): Prom
   const { store, logger } = options;
   const editor = acpEditor({ logger });
   const found = await loadGraphModule(file, { store, editor, logger });
-  const graph = found.kind === "weft" ? found.graph : await fromLangGraphModule(found.graph, store);
+  const graph = found.kind === "weft" ? found.graph : await fromLangGraphModule(found.graph, found.url, store);
   if (found.kind === "weft" && !found.shared) {
     logger.info("The graph keeps its checkpoints where it was compiled to; export a function (context) => graph to give it the sessions store", { graph: graph.name });
   }
@@ -45,7 +46,8 @@ export async function graphAgent(file: string, options: GraphAgentOptions): Prom
  * A LangGraph graph as a weft one. One compiled without a checkpointer keeps its checkpoints in
  * the sessions store, under a namespace of its own name, so a turn cut off by a crash carries on.
  */
-async function fromLangGraphModule(found: LangGraphLike, store: Store): Promise<ProtocolGraph> {
+async function fromLangGraphModule(found: LangGraphLike, url: string, store: Store): Promise<ProtocolGraph> {
+  langChainFrom(url);
   try {
     const { fromLangGraph } = await import("../langgraph/from-langgraph.js");
     const compiled = found as Parameters<typeof fromLangGraph>[0];
@@ -57,7 +59,7 @@ async function fromLangGraphModule(found: LangGraphLike, store: Store): Promise<
     return fromLangGraph(compiled, { ...(name ? { name } : {}), checkpointer: new WeftCheckpointSaver(store, { namespace: ["weft", "langgraph", name ?? "langgraph"] }) });
   } catch (error) {
     if ((error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND") {
-      throw new UsageError(`Serving a LangGraph graph needs @langchain/langgraph and @langchain/core installed where weft is (${(error as Error).message})`);
+      throw new UsageError(`Serving a LangGraph graph needs @langchain/langgraph and @langchain/core installed in its project or beside weft (${(error as Error).message})`);
     }
     throw error;
   }

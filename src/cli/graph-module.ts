@@ -25,8 +25,8 @@ export interface GraphModuleContext {
   logger: Logger;
 }
 
-/** The graph a module exports, by kind; `shared` is true when a factory was given the command's store. */
-export type ModuleGraph = { kind: "weft"; graph: ProtocolGraph; shared: boolean } | { kind: "langgraph"; graph: LangGraphLike; shared: boolean };
+/** The graph a module exports, by kind; `shared` is true when a factory was given the command's store; `url` is the module's. */
+export type ModuleGraph = ({ kind: "weft"; graph: ProtocolGraph } | { kind: "langgraph"; graph: LangGraphLike }) & { shared: boolean; url: string };
 
 /** A compiled LangGraph graph as weft recognises one, before fromLangGraph() takes it. */
 export interface LangGraphLike {
@@ -63,11 +63,12 @@ export async function loadGraphModule(file: string, context: GraphModuleContext,
     }
   }
   const shared = typeof picked.value === "function";
+  const url = pathToFileURL(path).href;
   if (isLangGraph(value)) {
-    return { kind: "langgraph", graph: value, shared };
+    return { kind: "langgraph", graph: value, shared, url };
   }
   if (isWeftGraph(value)) {
-    return { kind: "weft", graph: value, shared };
+    return { kind: "weft", graph: value, shared, url };
   }
   throw new UsageError(`--graph ${JSON.stringify(file)}: its ${picked.name} export${shared ? " answered" : " is"} ${describe(value)}, not a graph (a weft graph with run() and resume(), or a compiled LangGraph graph)`);
 }

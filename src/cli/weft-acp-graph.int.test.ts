@@ -3,11 +3,11 @@
 // nothing on stdout.
 
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
 import { fixturesDir, repoRoot } from "../../test/support/agent-process.js";
 import { weftAcpHarness } from "../../test/support/weft-acp-harness.js";
@@ -15,6 +15,12 @@ import { openStore } from "../stores/open-store.js";
 
 const harness = weftAcpHarness();
 const graphs = join(fixturesDir, "graphs");
+const cleanup: string[] = [];
+afterEach(() => {
+  for (const directory of cleanup.splice(0)) {
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
 
 /** Runs `weft <args>` to its end, with empty stdin, in `cwd`. */
 function weftRun(args: string[], cwd = harness.project): { status: number | null; stdout: string; stderr: string } {
@@ -111,6 +117,29 @@ describe("weft acp --graph", () => {
     } finally {
       await store.close?.();
     }
+  });
+
+  it("gives fromLangGraph() the module's own copy of LangGraph, in a project with its own node_modules", async () => {
+    // A project of its own inside this checkout: its LangChain packages are copies (other files, so
+    // other module instances) of weft's; anything else it resolves from this checkout.
+    mkdirSync(join(repoRoot, "scratch"), { recursive: true });
+    const project = mkdtempSync(join(repoRoot, "scratch", "graph-project-"));
+    cleanup.push(project);
+    mkdirSync(join(project, "node_modules"));
+    for (const name of ["@langchain", "langchain"]) {
+      expect(spawnSync("cp", ["-al", join(repoRoot, "node_modules", name), join(project, "node_modules", name)]).status).toBe(0);
+    }
+    copyFileSync(join(repoRoot, "examples/langgraph-react-agent.ts"), join(project, "agent.ts"));
+    // An approved write goes back to the graph as a Command, and on to its tool as a Send: both
+    // only work when weft's LangGraph is the graph's.
+    const { env } = await harness.fakeModel([{ toolCalls: [{ name: "write_file", arguments: { path: "note.txt", content: "kept\n" }, id: "w" }] }, { text: "Written." }]);
+    const agent = harness.start(env, ["--graph", join(project, "agent.ts"), "--sessions", "memory"]);
+    await agent.initialize();
+    const sessionId = await agent.newSession(harness.project);
+    expect((await agent.prompt(sessionId, "write a note")).stopReason).toBe("end_turn");
+    expect(agent.permissions).toHaveLength(1);
+    expect(readFileSync(join(harness.project, "note.txt"), "utf8")).toBe("kept\n");
+    expect(agent.textOf(sessionId)).toBe("Written.");
   });
 
   const refusals: Array<[string, string[], RegExp]> = [
