@@ -24,6 +24,7 @@ import { streamModel } from "./stream-model.js";
 import { isToolOutput, type Tool, type ToolContext } from "./tool.js";
 import type { ApprovalScope, ToolApprovalAnswer, ToolApprovalRequest } from "./tool-approval.js";
 import type { ToolQuestion } from "./tool-question.js";
+import { toJson } from "../store-core/to-json.js";
 
 /**
  * Which tool calls need a person's approval: every call (`true`), the named tools, a map by tool
@@ -537,13 +538,3 @@ function runContext(context: NodeContext): AgentRunContext {
   return { threadId: context.threadId, principal: context.principal, config: context.config };
 }
 
-function toJson(value: unknown): JsonValue {
-  if (value === undefined) {
-    return null;
-  }
-  try {
-    return JSON.parse(JSON.stringify(value)) as JsonValue;
-  } catch {
-    return String(value);
-  }
-}

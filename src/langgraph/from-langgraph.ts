@@ -7,7 +7,7 @@
 
 import { randomUUID } from "node:crypto";
 
-import type { BaseMessage } from "@langchain/core/messages";
+import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { type BaseCheckpointSaver, Command, MemorySaver } from "@langchain/langgraph";
 
 import { WeftError } from "../errors/weft-error.js";
@@ -181,33 +181,16 @@ class LangGraphAdapter implements ProtocolGraph {
       const before = await this.state(threadId);
       const known = new Set(messagesIn(before?.values).flatMap((message) => (message.id === undefined ? [] : [message.id])));
       const pendingBefore = before ? this.pending(before) : [];
-      const unfinished = before !== undefined && before.next.length > 0 && pendingBefore.length === 0;
-      let input: unknown = null;
-      let rejected = new Set<string>();
-      if (mode.kind === "run") {
-        input = this.input(mode.input, known);
-        // A run whose input the thread already holds, on a thread cut mid-run (a turn started over
-        // after a crash), carries that run on instead of starting it again.
-        if (unfinished && input === undefined) {
-          input = null;
-        } else if (input === undefined) {
-          input = { messages: [] };
-        }
-      } else if (mode.kind === "resume") {
-        if (!unfinished) {
-          const plan = resumePlan(pendingBefore, mode.answers, this.options.resumeValue ?? defaultResumeValue);
-          if (plan.unknown.length > 0 || Object.keys(plan.resume).length === 0) {
-            return { status: "failed", error: new UnknownInterruptError(threadId, plan.unknown.length > 0 ? plan.unknown : Object.keys(mode.answers), plan.unknown.length > 0 ? "not_pending" : "empty") };
+      const planned = this.plan(mode, threadId, before, known, pendingBefore);
+      if ("outcome" in planned) {
+        if (planned.outcome.status === "interrupted") {
+          for (const interrupt of planned.outcome.interrupts) {
+            emit({ type: "interrupt", interrupt });
           }
-          if (plan.missing.length > 0) {
-            return { status: "failed", error: new WeftError("unknown_interrupt", `The tool calls of one model turn are answered together; ${plan.missing.join(", ")} had no answer.`) };
-          }
-          input = new Command({ resume: plan.resume });
-          rejected = plan.rejected;
         }
-      } else if (!unfinished) {
-        return { status: "failed", error: new WeftError("nothing_to_continue", `Thread ${threadId} has no run to carry on.`) };
+        return planned.outcome;
       }
+      const { input, rejected } = planned;
       emit({ type: "run-start", runId: options.runId, threadId, mode: mode.kind });
       const mapper = new StreamMapper(emit, known, rejected);
       if (mode.kind !== "run") {
@@ -251,8 +234,57 @@ class LangGraphAdapter implements ProtocolGraph {
     }
   }
 
+  /**
+   * What the stream starts from: the input (null carries the thread on from its last checkpoint)
+   * and the calls a resume rejects; or the outcome at once, when there is nothing to run.
+   */
+  private plan(
+    mode: Mode,
+    threadId: string,
+    before: StateSnapshotLike | undefined,
+    known: ReadonlySet<string>,
+    pending: readonly PendingInterrupt[],
+  ): { input: unknown; rejected: Set<string> } | { outcome: RunOutcome } {
+    const unfinished = before !== undefined && before.next.length > 0 && pending.length === 0;
+    const waiting: RunOutcome | undefined = pending.length > 0 ? { status: "interrupted", interrupts: pending.map((entry) => entry.interrupt) } : undefined;
+    switch (mode.kind) {
+      case "run": {
+        const input = this.input(mode.input, known, before);
+        if (input !== undefined) {
+          return { input, rejected: new Set() };
+        }
+        // The thread holds the input already: a turn started over after a crash. A run cut mid-way
+        // carries on; one that waits on the person asks again; one that ended runs on nothing new.
+        if (unfinished) {
+          return { input: null, rejected: new Set() };
+        }
+        return waiting ? { outcome: waiting } : { input: { messages: [] }, rejected: new Set() };
+      }
+      case "resume": {
+        if (unfinished) {
+          // Answered before the agent stopped, and carried on since: carry on again.
+          return { input: null, rejected: new Set() };
+        }
+        const plan = resumePlan(pending, mode.answers, this.options.resumeValue ?? defaultResumeValue);
+        if (plan.unknown.length > 0 || Object.keys(plan.resume).length === 0) {
+          const ids = plan.unknown.length > 0 ? plan.unknown : Object.keys(mode.answers);
+          return { outcome: { status: "failed", error: new UnknownInterruptError(threadId, ids, plan.unknown.length > 0 ? "not_pending" : "empty") } };
+        }
+        if (plan.missing.length > 0) {
+          return { outcome: { status: "failed", error: new WeftError("unknown_interrupt", `The tool calls of one model turn are answered together; ${plan.missing.join(", ")} had no answer.`) } };
+        }
+        return { input: new Command({ resume: plan.resume }), rejected: plan.rejected };
+      }
+      case "continue":
+        if (unfinished) {
+          return { input: null, rejected: new Set() };
+        }
+        return waiting ? { outcome: waiting } : { outcome: { status: "failed", error: new WeftError("nothing_to_continue", `Thread ${threadId} has no run to carry on.`) } };
+    }
+  }
+
   /** The graph's input; undefined when it adds nothing the thread does not hold. */
-  private input(given: unknown, known: ReadonlySet<string>): unknown {
+  private input(given: unknown, known: ReadonlySet<string>, before: StateSnapshotLike | undefined): unknown {
     if (this.options.input) {
       return this.options.input(given, { known });
     }
@@ -269,7 +301,15 @@ class LangGraphAdapter implements ProtocolGraph {
       }
     });
     const fresh = list.slice(from);
-    return fresh.length === 0 ? undefined : { messages: toLangChain(fresh) };
+    if (fresh.length === 0) {
+      return undefined;
+    }
+    // Calls the thread left without a result (a turn cancelled while it asked about them) get one
+    // first, as every provider wants a result for each call before the next prompt.
+    const answered = new Set(fresh.flatMap((message) => (message.role === "tool" ? message.parts.map((part) => part.toolCallId) : [])));
+    const dangling = unansweredCalls(messagesIn(before?.values)).filter((call) => call.id !== undefined && !answered.has(call.id));
+    const results = dangling.map((call) => new ToolMessage({ tool_call_id: call.id ?? "", name: call.name, content: "This tool call did not run: the turn ended before it did.", status: "error" }));
+    return { messages: [...results, ...toLangChain(fresh)] };
   }
 
   private config(options: ProtocolRunOptions & { runId: string }): Record<string, unknown> {

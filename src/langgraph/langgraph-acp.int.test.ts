@@ -4,15 +4,16 @@
 // a typed interrupt is answered through a form, cancelling one session leaves another's turn to
 // finish, and a loaded session replays its tool calls. Every line is checked against the SDK.
 
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import type * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { AgentProcess, stopAndCheck } from "../../test/support/agent-process.js";
-import { FakeModelServer, type FakeScript } from "../testing/fake-model-server.js";
+import { type ChatRequest, FakeModelServer, type FakeScript } from "../testing/fake-model-server.js";
 
 const agents: AgentProcess[] = [];
 const servers: FakeModelServer[] = [];
@@ -27,10 +28,19 @@ afterEach(async () => {
   await rm(project, { recursive: true, force: true });
 });
 
-async function start(script: FakeScript, options: { graph?: string; capabilities?: acp.ClientCapabilities } = {}): Promise<{ agent: AgentProcess; model: FakeModelServer }> {
-  const model = await FakeModelServer.start(script);
-  servers.push(model);
-  const agent = AgentProcess.start({ fixture: "langgraph-agent.ts", env: { FAKE_MODEL_URL: model.url, LANGGRAPH_GRAPH: options.graph } });
+interface StartOptions {
+  graph?: string | undefined;
+  capabilities?: acp.ClientCapabilities | undefined;
+  store?: string | undefined;
+  model?: FakeModelServer | undefined;
+}
+
+async function start(script: FakeScript, options: StartOptions = {}): Promise<{ agent: AgentProcess; model: FakeModelServer }> {
+  const model = options.model ?? (await FakeModelServer.start(script));
+  if (!options.model) {
+    servers.push(model);
+  }
+  const agent = AgentProcess.start({ fixture: "langgraph-agent.ts", env: { FAKE_MODEL_URL: model.url, LANGGRAPH_GRAPH: options.graph, WEFT_TEST_STORE: options.store } });
   agents.push(agent);
   await agent.initialize(options.capabilities ?? {});
   return { agent, model };
@@ -43,6 +53,15 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   });
   return { promise, resolve };
 }
+
+const forms: acp.ClientCapabilities = { elicitation: { form: {} } };
+const lastUserText = (request: ChatRequest) => {
+  const content = request.messages.filter((message) => message.role === "user").at(-1)?.content;
+  return typeof content === "string" ? content : JSON.stringify(content);
+};
+const toolResult = (request: ChatRequest | undefined) => request?.messages.find((message) => message.role === "tool")?.content;
+const statusesOf = (agent: AgentProcess, sessionId: string) => toolUpdates(agent, sessionId).flatMap((update) => (update.status ? [update.status] : []));
+const writeCall: FakeScript = [{ text: "Writing it.", toolCalls: [{ id: "call_write", name: "write_file", arguments: { path: "out.txt", content: "hello" } }] }, { text: "Done." }];
 
 const textChunks = (agent: AgentProcess, sessionId: string) => agent.updatesOf(sessionId).filter((update) => update.sessionUpdate === "agent_message_chunk");
 const toolUpdates = (agent: AgentProcess, sessionId: string) =>
@@ -64,6 +83,15 @@ describe("a createAgent() agent served through fromLangGraph()", () => {
     expect(ids.size).toBe(1);
   });
 
+  it("shows the model's reasoning as thoughts", async () => {
+    const { agent } = await start([{ reasoning: ["Think ", "first."], text: "Answer." }]);
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "why?")).stopReason).toBe("end_turn");
+    const thoughts = agent.updatesOf(sessionId).flatMap((update) => (update.sessionUpdate === "agent_thought_chunk" && update.content.type === "text" ? [update.content.text] : []));
+    expect(thoughts.join("")).toBe("Think first.");
+    expect(agent.textOf(sessionId)).toBe("Answer.");
+  });
+
   it("shows a tool call pending, then in progress, then completed, with the tool reading the session's directory", async () => {
     await writeFile(join(project, "notes.txt"), "the secret is 42");
     const { agent, model } = await start([{ toolCalls: [{ id: "call_read", name: "read_file", arguments: { path: "notes.txt" } }] }, { text: "It says 42." }]);
@@ -78,5 +106,196 @@ describe("a createAgent() agent served through fromLangGraph()", () => {
     expect(toolUpdates(agent, sessionId).at(-1)?.rawOutput).toBe("the secret is 42");
     expect(model.requests[1]?.messages.find((message) => message.role === "tool")?.content).toBe("the secret is 42");
     expect(agent.textOf(sessionId)).toBe("It says 42.");
+  });
+
+  it("shares a plan a tool writes to the custom stream", async () => {
+    const { agent } = await start([{ toolCalls: [{ id: "call_plan", name: "plan", arguments: { steps: ["Read", "Write"] } }] }, { text: "Planned." }]);
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "make a plan")).stopReason).toBe("end_turn");
+    const plans = agent.updatesOf(sessionId).filter((update) => update.sessionUpdate === "plan");
+    expect(plans).toEqual([
+      {
+        sessionUpdate: "plan",
+        entries: [
+          { content: "Read", priority: "medium", status: "in_progress" },
+          { content: "Write", priority: "medium", status: "pending" },
+        ],
+      },
+    ]);
+  });
+});
+
+describe("tool approvals from humanInTheLoopMiddleware", () => {
+  it("asks before the write, and an allowed write runs: pending, then in progress, then completed", async () => {
+    const { agent } = await start(writeCall);
+    const sessionId = await agent.newSession(project);
+    agent.answerPermission = () => {
+      // Asked before anything was written.
+      expect(existsSync(join(project, "out.txt"))).toBe(false);
+      return { outcome: { outcome: "selected", optionId: "allow_once" } };
+    };
+    expect((await agent.prompt(sessionId, "write hello to out.txt")).stopReason).toBe("end_turn");
+    expect(agent.permissions).toHaveLength(1);
+    expect(agent.permissions[0]?.toolCall.toolCallId).toBe("call_write");
+    expect(await readFile(join(project, "out.txt"), "utf8")).toBe("hello");
+    const statuses = statusesOf(agent, sessionId);
+    expect(statuses[0]).toBe("pending");
+    expect(statuses.indexOf("in_progress")).toBeGreaterThan(0);
+    expect(statuses.at(-1)).toBe("completed");
+    expect(agent.textOf(sessionId)).toBe("Writing it.Done.");
+  });
+
+  it("a rejected write never runs: no file, the call fails, and the model is told", async () => {
+    const { agent, model } = await start(writeCall);
+    agent.answerPermission = () => ({ outcome: { outcome: "selected", optionId: "reject_once" } });
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "write hello to out.txt")).stopReason).toBe("end_turn");
+    expect(agent.permissions).toHaveLength(1);
+    expect(existsSync(join(project, "out.txt"))).toBe(false);
+    expect(statusesOf(agent, sessionId)).not.toContain("in_progress");
+    expect(statusesOf(agent, sessionId).at(-1)).toBe("failed");
+    expect(String(toolResult(model.requests[1]))).toContain("rejected");
+  });
+
+  it("two gated calls of one model turn are asked about one by one; rejecting one runs neither (LangChain's middleware drops the other), and both end", async () => {
+    const { agent, model } = await start([
+      {
+        toolCalls: [
+          { id: "call_a", name: "write_file", arguments: { path: "a.txt", content: "a" } },
+          { id: "call_b", name: "write_file", arguments: { path: "b.txt", content: "b" } },
+        ],
+      },
+      { text: "As you wish." },
+    ]);
+    agent.answerPermission = (request) => ({ outcome: { outcome: "selected", optionId: request.toolCall.toolCallId === "call_a" ? "allow_once" : "reject_once" } });
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "write a and b")).stopReason).toBe("end_turn");
+    expect(agent.permissions.map((request) => request.toolCall.toolCallId)).toEqual(["call_a", "call_b"]);
+    expect(existsSync(join(project, "a.txt"))).toBe(false);
+    expect(existsSync(join(project, "b.txt"))).toBe(false);
+    const ends = toolUpdates(agent, sessionId).filter((update) => update.status === "failed" || update.status === "completed");
+    expect(ends.map((update) => [update.toolCallId, update.status]).sort()).toEqual([
+      ["call_a", "failed"],
+      ["call_b", "failed"],
+    ]);
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it("edit first: the form's input is what the tool runs with", async () => {
+    const { agent } = await start(writeCall, { capabilities: forms });
+    agent.answerPermission = (request) => {
+      expect(request.options.map((option) => option.optionId)).toContain("edit_first");
+      return { outcome: { outcome: "selected", optionId: "edit_first" } };
+    };
+    agent.answerForm = () => ({ action: "accept", content: { path: "out.txt", content: "edited" } });
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "write hello to out.txt")).stopReason).toBe("end_turn");
+    expect(agent.forms).toHaveLength(1);
+    expect(await readFile(join(project, "out.txt"), "utf8")).toBe("edited");
+  });
+});
+
+describe("a typed interrupt(value, { responseSchema })", () => {
+  it("is asked as a form, and the accepted content is the value the graph resumes with", async () => {
+    const { agent } = await start([], { graph: "typed", capabilities: forms });
+    agent.answerForm = () => ({ action: "accept", content: { colour: "green" } });
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "pick a colour")).stopReason).toBe("end_turn");
+    expect(agent.forms).toHaveLength(1);
+    expect(agent.forms[0]).toMatchObject({ sessionId, mode: "form", message: "Which colour?" });
+    expect((agent.forms[0] as { requestedSchema?: { properties?: Record<string, unknown> } } | undefined)?.requestedSchema?.properties?.colour).toMatchObject({ type: "string", enum: ["red", "green", "blue"] });
+    expect(agent.textOf(sessionId)).toBe("You chose green.");
+  });
+
+  it("a declined form resumes the graph with null", async () => {
+    const { agent } = await start([], { graph: "typed", capabilities: forms });
+    agent.answerForm = () => ({ action: "decline" });
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "pick a colour")).stopReason).toBe("end_turn");
+    expect(agent.textOf(sessionId)).toBe("No colour, then.");
+  });
+
+  it("without forms it is asked in words, and the next prompt's text answers it", async () => {
+    const { agent } = await start([], { graph: "typed" });
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "pick a colour")).stopReason).toBe("end_turn");
+    expect(agent.textOf(sessionId)).toContain("Which colour?");
+    const mark = agent.updatesOf(sessionId).length;
+    expect((await agent.prompt(sessionId, "blue")).stopReason).toBe("end_turn");
+    // Asked in words, the answer is the prompt's text.
+    expect(agent.textOf(sessionId, mark)).toBe("You said blue.");
+  });
+});
+
+describe("sessions", () => {
+  it("cancelling one session's turn leaves another session's turn to finish", async () => {
+    const holdA = deferred();
+    const holdB = deferred();
+    const { agent, model } = await start((request) =>
+      lastUserText(request).includes("again")
+        ? { text: "Back again." }
+        : lastUserText(request).includes("first")
+          ? { text: ["A one ", "A two"], beforeChunk: (index) => (index === 2 ? holdA.promise : undefined) }
+          : { text: ["B one ", "B two"], beforeChunk: (index) => (index === 2 ? holdB.promise : undefined) },
+    );
+    const a = await agent.newSession(project);
+    const b = await agent.newSession(project);
+    const promptA = agent.prompt(a, "first");
+    await agent.waitFor(() => textChunks(agent, a).length >= 1, "A's first chunk");
+    const promptB = agent.prompt(b, "second");
+    await agent.waitFor(() => textChunks(agent, b).length >= 1, "B's first chunk");
+    await agent.cancel(a);
+    expect((await promptA).stopReason).toBe("cancelled");
+    holdB.resolve();
+    expect((await promptB).stopReason).toBe("end_turn");
+    expect(agent.textOf(b)).toBe("B one B two");
+    expect(agent.textOf(a)).toBe("A one ");
+    holdA.resolve();
+    // The cancelled session takes its next prompt as usual, its conversation intact.
+    const mark = agent.updatesOf(a).length;
+    expect((await agent.prompt(a, "again")).stopReason).toBe("end_turn");
+    expect(agent.textOf(a, mark)).toBe("Back again.");
+    expect(model.requests.at(-1)?.messages.filter((message) => message.role === "user").map((message) => message.content)).toEqual(["first", "again"]);
+  });
+
+  it("a turn cancelled while it asks for approval leaves the call unrun, and the next prompt goes on", async () => {
+    const { agent, model } = await start((request) => (lastUserText(request).includes("instead") ? { text: "Fine." } : { toolCalls: [{ id: "call_write", name: "write_file", arguments: { path: "out.txt", content: "hello" } }] }));
+    const sessionId = await agent.newSession(project);
+    const asked = deferred();
+    agent.answerPermission = async () => {
+      asked.resolve();
+      await new Promise(() => undefined);
+      return { outcome: { outcome: "cancelled" } };
+    };
+    const first = agent.prompt(sessionId, "write hello to out.txt");
+    await asked.promise;
+    await agent.cancel(sessionId);
+    expect((await first).stopReason).toBe("cancelled");
+    expect((await agent.prompt(sessionId, "do nothing instead")).stopReason).toBe("end_turn");
+    expect(existsSync(join(project, "out.txt"))).toBe(false);
+    // The model sees a result for the call it made, before the new prompt.
+    const last = model.requests.at(-1);
+    expect(last?.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "user"]);
+    expect(String(toolResult(last))).toContain("did not run");
+  });
+
+  it("session/load of a finished session replays its messages and tool calls", async () => {
+    await writeFile(join(project, "notes.txt"), "the secret is 42");
+    const store = join(project, "sessions.db");
+    const model = await FakeModelServer.start([{ text: "Reading.", toolCalls: [{ id: "call_read", name: "read_file", arguments: { path: "notes.txt" } }] }, { text: "It says 42." }]);
+    servers.push(model);
+    const first = (await start([], { model, store })).agent;
+    const sessionId = await first.newSession(project);
+    expect((await first.prompt(sessionId, "what do my notes say?")).stopReason).toBe("end_turn");
+    await first.stop();
+
+    const second = (await start([], { model, store })).agent;
+    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
+    const replayed = second.updatesOf(sessionId);
+    expect(replayed.filter((update) => update.sessionUpdate === "user_message_chunk").map((update) => (update.content.type === "text" ? update.content.text : ""))).toEqual(["what do my notes say?"]);
+    expect(second.textOf(sessionId)).toBe("Reading.It says 42.");
+    const calls = replayed.filter((update) => update.sessionUpdate === "tool_call");
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ toolCallId: "call_read", status: "completed", rawInput: { path: "notes.txt" }, rawOutput: "the secret is 42" });
   });
 });

@@ -5,7 +5,7 @@
 
 import { AIMessage, type BaseMessage, type ContentBlock, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 
-import type { JsonValue } from "../types/json.js";
+import { toJson } from "../store-core/to-json.js";
 import type { AssistantPart, Message, ToolResultPart, UserPart } from "../types/messages.js";
 
 /** A weft conversation as LangChain messages: each tool result is a ToolMessage of its own. */
@@ -150,16 +150,7 @@ export function plainContent(content: unknown): unknown {
 }
 
 /** A value as JSON (class instances become their JSON form), undefined as null. */
-export function jsonCopy(value: unknown): JsonValue {
-  if (value === undefined) {
-    return null;
-  }
-  try {
-    return JSON.parse(JSON.stringify(value)) as JsonValue;
-  } catch {
-    return String(value);
-  }
-}
+export const jsonCopy = toJson;
 
 function userContent(parts: readonly UserPart[]): string | ContentBlock[] {
   if (parts.every((part) => part.type === "text")) {

@@ -4,7 +4,7 @@
 // the messages it wrote (each announced once as a weft `message`, so the session keeps it); tool
 // runs become tool start and end; custom payloads become a plan or a custom event.
 
-import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { type AIMessage, type BaseMessage, type BaseMessageLike, coerceMessageLikeToMessage, isBaseMessage, type ToolMessage } from "@langchain/core/messages";
 
 import type { NodeEvent, PlanEntry, RunEvent } from "../graph/events.js";
 import { createMessageId } from "../graph/messages.js";
@@ -251,11 +251,23 @@ export class StreamMapper {
   }
 }
 
-/** The messages a node's update writes: its `messages` key, one or a list. */
+/** The messages a node's update writes: its `messages` key, one or a list, plain `{ role, content }` objects made messages. */
 function messagesOf(update: unknown): BaseMessage[] {
   const messages = (update as { messages?: unknown } | null | undefined)?.messages;
-  const list = Array.isArray(messages) ? messages : messages === undefined ? [] : [messages];
-  return list.filter((item): item is BaseMessage => typeof item === "object" && item !== null && typeof (item as { type?: unknown }).type === "string" && "content" in item);
+  const list: unknown[] = Array.isArray(messages) ? messages : messages === undefined ? [] : [messages];
+  return list.flatMap((item) => {
+    if (isBaseMessage(item)) {
+      return [item];
+    }
+    if (typeof item === "object" && item !== null && "content" in item && ("role" in item || "type" in item)) {
+      try {
+        return [coerceMessageLikeToMessage(item as BaseMessageLike)];
+      } catch {
+        return [];
+      }
+    }
+    return [];
+  });
 }
 
 /** A tool's input as the tools stream gives it (JSON text), parsed. */
