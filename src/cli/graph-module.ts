@@ -88,7 +88,8 @@ async function importModule(path: string, file: string): Promise<Record<string, 
         if (!tsx) {
           throw error;
         }
-        return await importWithTsx(tsx, url);
+        // Under another URL: Node keeps the failed import of this one.
+        return await importWithTsx(tsx, `${url}?tsx`);
       }
     }
     const tsx = await loadTsx(path);
