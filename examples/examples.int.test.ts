@@ -1,7 +1,8 @@
-// The examples run as real agents: each is started with tsx and driven by the SDK client.
+// The examples run as real agents: each is started with tsx (or served by `weft acp --graph`) and
+// driven by the SDK client.
 
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -51,6 +52,13 @@ function closedPort(): Promise<number> {
 
 function example(file: string, env: Record<string, string | undefined> = {}, cwd?: string): AgentProcess {
   const agent = AgentProcess.start({ command: process.execPath, args: ["--import", tsx, `${repoRoot}examples/${file}`], env, ...(cwd ? { cwd } : {}) });
+  running.push(agent);
+  return agent;
+}
+
+/** `weft acp --graph examples/<file>`, the built command serving an example's graph, with sessions in memory. */
+function servedGraph(file: string, env: Record<string, string | undefined> = {}, cwd?: string): AgentProcess {
+  const agent = AgentProcess.start({ command: process.execPath, args: [`${repoRoot}bin/weft.js`, "acp", "--graph", `${repoRoot}examples/${file}`], env: { WEFT_SESSIONS: "memory", WEFT_MODELS: undefined, ...env }, ...(cwd ? { cwd } : {}) });
   running.push(agent);
   return agent;
 }
@@ -163,6 +171,44 @@ describe("examples", () => {
     } finally {
       server.kill();
     }
+  });
+
+  it("langgraph-react-agent.ts reads a file of the session's directory, and writes one only once allowed", async () => {
+    const cwd = emptyDirectory();
+    writeFileSync(join(cwd, "todo.txt"), "- buy bread\n");
+    model = await FakeModelServer.start([
+      { toolCalls: [{ name: "read_file", arguments: { path: "todo.txt" }, id: "r" }] },
+      { toolCalls: [{ name: "write_file", arguments: { path: "todo.txt", content: "- buy bread\n- buy milk\n" }, id: "w" }] },
+      { text: "Added milk." },
+    ]);
+    const agent = servedGraph("langgraph-react-agent.ts", { WEFT_MODEL: "openai-compatible:fake", WEFT_BASE_URL: model.url }, cwd);
+    await agent.initialize();
+    let fileWhenAsked = "";
+    agent.answerPermission = (request) => {
+      fileWhenAsked = readFileSync(join(cwd, "todo.txt"), "utf8");
+      expect(request.toolCall).toMatchObject({ toolCallId: "w" });
+      return { outcome: { outcome: "selected", optionId: "allow_once" } };
+    };
+    const sessionId = await agent.newSession(cwd);
+    expect((await agent.prompt(sessionId, "add milk to my list")).stopReason).toBe("end_turn");
+    expect(model.requests[1]?.messages.find((message) => message.role === "tool")?.content).toBe("- buy bread\n");
+    expect(agent.permissions).toHaveLength(1);
+    expect(fileWhenAsked).toBe("- buy bread\n");
+    expect(readFileSync(join(cwd, "todo.txt"), "utf8")).toBe("- buy bread\n- buy milk\n");
+    expect(agent.textOf(sessionId)).toBe("Added milk.");
+  });
+
+  it("langgraph-typed-interrupt.ts asks its typed question as a form, and plans with the answer", async () => {
+    model = await FakeModelServer.start([{ text: "Three nights in Lisbon: the castle, then Belém." }]);
+    const agent = servedGraph("langgraph-typed-interrupt.ts", { WEFT_MODEL: "openai-compatible:fake", WEFT_BASE_URL: model.url });
+    await agent.initialize({ elicitation: { form: {} } });
+    agent.answerForm = () => ({ action: "accept", content: { city: "Lisbon", nights: 3 } });
+    const sessionId = await agent.newSession(repoRoot);
+    expect((await agent.prompt(sessionId, "plan me a trip")).stopReason).toBe("end_turn");
+    expect(agent.forms).toHaveLength(1);
+    expect(agent.forms[0]).toMatchObject({ mode: "form", message: "Where to, and for how long?", requestedSchema: { properties: { city: { type: "string" }, nights: { type: "integer" } } } });
+    expect(model.requests[0]?.messages[0]).toMatchObject({ role: "system", content: "Plan a trip to Lisbon for 3 nights. Be brief." });
+    expect(agent.textOf(sessionId)).toBe("Three nights in Lisbon: the castle, then Belém.");
   });
 
   it("quickstart.ts prints why a run failed", async () => {

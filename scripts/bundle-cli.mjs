@@ -9,8 +9,9 @@ import { join } from "node:path";
 import { build } from "esbuild";
 
 // marked, marked-terminal and chalk render markdown in `weft chat` only; ws is the WebSocket
-// client of `weft chat --url ws://…` and the server of `weft serve`.
-const lazy = ["better-sqlite3", "pg", "ioredis", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "marked", "marked-terminal", "chalk", "ws"];
+// client of `weft chat --url ws://…` and the server of `weft serve`. LangChain (optional peers) is
+// loaded only by `weft acp --graph` of a LangGraph graph, from the project's node_modules.
+const lazy = ["better-sqlite3", "pg", "ioredis", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "marked", "marked-terminal", "chalk", "ws", "@langchain/*", "langchain"];
 
 rmSync("dist/bundle", { recursive: true, force: true });
 

@@ -1,10 +1,12 @@
-// `weft acp`: wires the configured model and session store to the coding agent on stdio.
+// `weft acp`: wires the configured model and session store to the coding agent on stdio, or
+// (with --graph) the session store to the graph a module exports.
 
 import { PassThrough } from "node:stream";
 
 import { serveCodingAgent } from "../coding-agent/serve-coding-agent.js";
 import { UnconfiguredModel } from "../models/unconfigured-model.js";
 import { killAllGroups } from "../process/process-groups.js";
+import { serveAcp, type AcpServer } from "../protocols/acp/serve-acp.js";
 import type { AcpStreams } from "../protocols/acp/streams.js";
 import { LazyStore } from "../stores/lazy-store.js";
 import { openStore } from "../stores/open-store.js";
@@ -13,14 +15,32 @@ import { configuredModels, keepServing } from "./agent-setup.js";
 import type { AgentConfig } from "./config.js";
 import { stderrLogger } from "./stderr-logger.js";
 
-export async function runAcp(config: AgentConfig, version: string): Promise<number> {
+/** Serves the coding agent, or with `graphFile` (`--graph`) the graph that module exports. */
+export async function runAcp(config: AgentConfig, version: string, graphFile?: string): Promise<number> {
   const logger = stderrLogger(config.logLevel);
-  keepServing(logger);
-  const models = configuredModels(config, logger);
   const store = new LazyStore(() => openStore(config.sessions));
-  const streams: AcpStreams = config.logLevel === "debug" ? wireLog(logger) : { input: process.stdin, output: process.stdout };
   // Open the session store while the editor is busy with our answer to initialize.
-  const server = serveCodingAgent(streams, {
+  const onInitialized = () => store.warm();
+  // The module is loaded before anything is served, so a module with no graph is only an error on stderr.
+  const own = graphFile === undefined ? undefined : await (await import("./graph-agent.js")).graphAgent(graphFile, { store, logger, version, onInitialized });
+  keepServing(logger);
+  const streams: AcpStreams = config.logLevel === "debug" ? wireLog(logger) : { input: process.stdin, output: process.stdout };
+  const server = own ? serveAcp(own.graph, streams, own.options) : codingAgentServer(config, streams, store, logger, version);
+  for (const signal of STOP_SIGNALS) {
+    process.once(signal, () => void stop(signal, store, logger));
+  }
+  const failure = await server.closed;
+  await store.close().catch(() => undefined);
+  // The connection broke rather than ended (its input or output failed): main says why and exits 1.
+  if (failure) {
+    throw failure;
+  }
+  return 0;
+}
+
+function codingAgentServer(config: AgentConfig, streams: AcpStreams, store: LazyStore, logger: Logger, version: string): AcpServer {
+  const models = configuredModels(config, logger);
+  return serveCodingAgent(streams, {
     ...(models ? { models } : { model: new UnconfiguredModel() }),
     authMethods: [SETUP_METHOD],
     // With no model yet, an editor that can run setup is asked to (session/new: auth_required);
@@ -36,16 +56,6 @@ export async function runAcp(config: AgentConfig, version: string): Promise<numb
     modelIdleTimeoutMs: config.modelIdleTimeoutMs,
     contextWindow: config.contextWindow,
   });
-  for (const signal of STOP_SIGNALS) {
-    process.once(signal, () => void stop(signal, store, logger));
-  }
-  const failure = await server.closed;
-  await store.close().catch(() => undefined);
-  // The connection broke rather than ended (its input or output failed): main says why and exits 1.
-  if (failure) {
-    throw failure;
-  }
-  return 0;
 }
 
 /**

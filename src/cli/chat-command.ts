@@ -1,7 +1,7 @@
 // `weft chat`: chooses the agent to run (weft's own by default) or reach (--url) and starts the
 // terminal client.
 
-import { fstatSync, statSync } from "node:fs";
+import { existsSync, fstatSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -11,7 +11,7 @@ import { chatSessionsPath } from "../chat/chat-sessions.js";
 import type { CarryOn } from "../chat/run-prompt.js";
 import { runChat } from "../chat/run-chat.js";
 import { splitCommand } from "../chat/split-command.js";
-import { readAgentConfig, UsageError } from "./config.js";
+import { graphFlags, readAgentConfig, UsageError } from "./config.js";
 import { remoteAgentTarget } from "./remote-agent-flags.js";
 
 export interface ChatFlags {
@@ -32,10 +32,11 @@ export interface ChatFlags {
   url?: string | undefined;
   token?: string | undefined;
   header?: string[] | undefined;
+  graph?: string | undefined;
 }
 
 /** The flags that configure weft's own agent, which chat starts unless told otherwise. */
-const OWN_AGENT_FLAGS = ["model", "base-url", "sessions", "model-timeout", "context-window"] as const;
+const OWN_AGENT_FLAGS = ["model", "base-url", "sessions", "model-timeout", "context-window", "graph"] as const;
 
 /** The flags that only mean something for a one-shot run. */
 const ONE_SHOT_FLAGS = ["format", "approve", "session", "continue"] as const;
@@ -82,9 +83,18 @@ export async function runChatCommand(flags: ChatFlags, version: string): Promise
   } else {
     // Checked here, so a bad value is a usage error of this command and not of the agent it starts.
     readAgentConfig(flags, process.env);
+    if (flags.graph !== undefined) {
+      graphFlags(flags, {});
+      // The agent runs in the session's directory; the module is named from this one.
+      const graph = resolve(flags.graph);
+      if (!existsSync(graph)) {
+        throw new UsageError(`--graph ${JSON.stringify(flags.graph)}: there is no such file (looked for ${graph})`);
+      }
+      flags = { ...flags, graph };
+    }
   }
   let agent: AgentTarget;
-  let agentKey = flags.agent ?? "weft acp";
+  let agentKey = flags.agent ?? (flags.graph !== undefined ? `weft acp --graph ${flags.graph}` : "weft acp");
   if (flags.url !== undefined) {
     const remote = remoteAgentTarget(flags.url, flags.token ?? process.env.WEFT_TOKEN, flags.header ?? [], flags.token !== undefined);
     agent = remote.target;

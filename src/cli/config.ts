@@ -56,6 +56,25 @@ export function readAgentConfig(flags: AgentFlags, env: NodeJS.ProcessEnv): Agen
   };
 }
 
+/**
+ * Checks the flags given with `weft acp --graph`, and hands `--model` and `--base-url` to the
+ * module as WEFT_MODEL and WEFT_BASE_URL, where a graph that takes its model as `weft acp` does
+ * (the examples do) finds them. The coding agent's other settings mean nothing to a module's graph.
+ */
+export function graphFlags(flags: AgentFlags & { setup?: boolean | undefined }, env: NodeJS.ProcessEnv): void {
+  for (const name of ["model-timeout", "context-window", "setup"] as const) {
+    if (flags[name] !== undefined) {
+      throw new UsageError(`--${name} is for weft's coding agent; it does nothing with --graph`);
+    }
+  }
+  if (flags.model !== undefined) {
+    env.WEFT_MODEL = flags.model;
+  }
+  if (flags["base-url"] !== undefined) {
+    env.WEFT_BASE_URL = flags["base-url"];
+  }
+}
+
 /** A whole number of tokens above 0 (`200000`, or `200k`). */
 function readTokens(value: string | undefined, source: string): number | undefined {
   if (value === undefined) {

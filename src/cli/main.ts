@@ -28,6 +28,8 @@ weft acp options:
   --context-window <tokens>  The model's context window: older turns are summarised to keep
                              every call within it, and the editor is shown how full it is.
                                                                            [WEFT_CONTEXT_WINDOW]
+  --graph <module>           Serve the graph a module exports instead of the coding agent (see
+                             "Your own graph" below).
   --setup                    Run weft setup instead (what an editor's terminal sign-in runs).
   --sessions <where>         Where sessions are kept: memory, a SQLite file (a path with a
                              directory or a .db/.sqlite/.sqlite3 extension, or sqlite:<path>),
@@ -89,6 +91,15 @@ Models:
   Each model may also set baseURL, contextWindow, prices { inputPerMillion, outputPerMillion,
   currency }, reasoning (true offers a thinking level) and listServerModels (Ollama and
   OpenAI-compatible servers' own lists are offered too unless false). See the README.
+
+Your own graph (weft acp --graph, weft chat --graph):
+  The module (.js or .mjs; .ts or .mts with a Node that strips types, 22.18 and later, else with
+  tsx installed) exports the graph as default or as graph, or as its only graph: a weft graph
+  (StateGraph's compile(), createAgent()) or a compiled LangGraph.js graph (with langchain's
+  createAgent() too). Or a function that answers one, called with { store, editor, logger }: the
+  --sessions store (give it to the graph to keep its checkpoints beside the sessions) and the
+  editor bridge (editor.tools for createAgent). --model and --base-url reach the module as
+  WEFT_MODEL and WEFT_BASE_URL.
 
 Environment:
   WEFT_API_KEY               The API key of the --model/WEFT_MODELS models (else OPENAI_API_KEY,
@@ -157,10 +168,14 @@ async function setup(args: string[]): Promise<number> {
 }
 
 async function acp(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { ...agentOptions, setup: { type: "boolean" } }, strict: true, allowPositionals: false });
+  const { values } = parseArgs({ args, options: { ...agentOptions, setup: { type: "boolean" }, graph: { type: "string" } }, strict: true, allowPositionals: false });
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
+  }
+  if (values.graph !== undefined) {
+    const { graphFlags } = await import("./config.js");
+    graphFlags(values, process.env);
   }
   if (values.setup) {
     const { runSetup } = await import("./setup-command.js");
@@ -169,7 +184,7 @@ async function acp(args: string[]): Promise<number> {
   const { readAgentConfig } = await import("./config.js");
   const config = readAgentConfig(values, process.env);
   const { runAcp } = await import("./acp-command.js");
-  return runAcp(config, version());
+  return runAcp(config, version(), values.graph);
 }
 
 async function serve(args: string[]): Promise<number> {
@@ -218,6 +233,7 @@ async function chat(args: string[]): Promise<number> {
       url: { type: "string" },
       token: { type: "string" },
       header: { type: "string", multiple: true },
+      graph: { type: "string" },
     },
     strict: true,
     allowPositionals: false,
