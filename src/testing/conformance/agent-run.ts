@@ -113,7 +113,8 @@ export class AgentRun {
         throw error;
       }
       const exit = await this.exited;
-      throw new Error(`the agent exited (${exit.signal ?? `code ${exit.code}`}) before answering ${method}.${this.stderrTail()}`, { cause: error });
+      const how = exit.signal ? `was killed by ${exit.signal}` : exit.code === null ? "could not be started" : `exited with code ${exit.code}`;
+      throw new Error(`the agent ${how} before answering ${method}.${this.stderrTail()}`, { cause: error });
     }
   }
 
@@ -301,7 +302,12 @@ export class AgentRun {
     const encoder = new TextEncoder();
     const decoder = new StringDecoder("utf8");
     let pending = "";
+    // False once the stream is closed or the client stopped reading (the connection was closed).
+    let open = true;
     return new ReadableStream({
+      cancel: () => {
+        open = false;
+      },
       start: (controller) => {
         const take = (text: string) => {
           if (!text.trim()) {
@@ -310,7 +316,7 @@ export class AgentRun {
           const line = this.record("agent", text);
           const message = line.message;
           const raw = message !== undefined && !("method" in message) && (this.rawIds.has(JSON.stringify(message.id)) || message.id === null);
-          if (message !== undefined && !raw) {
+          if (message !== undefined && !raw && open) {
             controller.enqueue(encoder.encode(`${text}\n`));
           }
           this.changed();
@@ -326,7 +332,10 @@ export class AgentRun {
         stdout?.on("end", () => {
           take(pending + decoder.end());
           pending = "";
-          controller.close();
+          if (open) {
+            open = false;
+            controller.close();
+          }
           this.changed();
         });
       },

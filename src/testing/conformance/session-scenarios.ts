@@ -269,14 +269,20 @@ const schema: Scenario = {
   id: "schema",
   async run(context) {
     // A turn of its own, with a tool call where the agent offers a read tool, so that there is
-    // something to check even when this scenario runs alone.
-    const { run } = await context.start();
-    const sessionId = await run.newSession(context.project);
-    context.model.plan(context.token, (call) => {
-      const tool = call.toolResults === 0 ? readTool(call.tools, "conformance-schema.txt") : undefined;
-      return tool ? { text: "Checking. ", toolCalls: [{ name: tool.name, arguments: tool.arguments }] } : { text: "Every line checked." };
-    });
-    await promptTurn(run, sessionId, `${context.token} Read conformance-schema.txt.`);
+    // something to check even when this scenario runs alone. A bad line explains more than the
+    // turn's failure (which it may have caused), so the lines are judged first.
+    let turnFailure: unknown;
+    try {
+      const { run } = await context.start();
+      const sessionId = await run.newSession(context.project);
+      context.model.plan(context.token, (call) => {
+        const tool = call.toolResults === 0 ? readTool(call.tools, "conformance-schema.txt") : undefined;
+        return tool ? { text: "Checking. ", toolCalls: [{ name: tool.name, arguments: tool.arguments }] } : { text: "Every line checked." };
+      });
+      await promptTurn(run, sessionId, `${context.token} Read conformance-schema.txt.`);
+    } catch (error) {
+      turnFailure = error;
+    }
     const lines = context.agentLines;
     for (const { line, run: owner } of lines) {
       const problem = agentLineProblem(line.text, (id) => owner.clientRequest(id)?.method) ?? gateProblem(line);
@@ -284,6 +290,9 @@ const schema: Scenario = {
         const count = lines.filter(({ line: other, run: otherOwner }) => (agentLineProblem(other.text, (id) => otherOwner.clientRequest(id)?.method) ?? gateProblem(other)) !== undefined).length;
         fail(`${count} of the ${lines.length} lines the agent wrote in this check fail; the first: ${problem}`, line);
       }
+    }
+    if (turnFailure !== undefined) {
+      throw turnFailure;
     }
   },
 };
