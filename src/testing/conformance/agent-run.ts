@@ -7,6 +7,8 @@ import { StringDecoder } from "node:string_decoder";
 
 import * as acp from "@agentclientprotocol/sdk";
 
+import { tappedStdin } from "./tapped-stdin.js";
+
 /** One line on the wire: who wrote it, its text, and the message when it is a JSON object. */
 export interface WireLine {
   from: "agent" | "client";
@@ -68,7 +70,7 @@ export class AgentRun {
         return this.answerPermission(params);
       })
       .onNotification(acp.methods.client.session.update, () => {});
-    this.connection = app.connect(acp.ndJsonStream(this.toAgent(), this.fromAgent()));
+    this.connection = app.connect(acp.ndJsonStream(tappedStdin(this.child.stdin, (line) => this.record("client", line)), this.fromAgent()));
   }
 
   get pid(): number | undefined {
@@ -269,27 +271,6 @@ export class AgentRun {
     for (const listener of [...this.listeners]) {
       listener();
     }
-  }
-
-  private toAgent(): WritableStream<Uint8Array> {
-    const decoder = new TextDecoder();
-    const stdin = this.child.stdin;
-    return new WritableStream({
-      write: (chunk) => {
-        for (const text of decoder.decode(chunk).split("\n")) {
-          if (text.trim()) {
-            this.record("client", text);
-          }
-        }
-        return new Promise<void>((resolve, reject) => {
-          if (!stdin || stdin.destroyed || !this.running) {
-            reject(new Error("the agent's stdin is closed"));
-            return;
-          }
-          stdin.write(chunk, (error) => (error ? reject(error) : resolve()));
-        });
-      },
-    });
   }
 
   /**

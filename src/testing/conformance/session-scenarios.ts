@@ -53,11 +53,13 @@ const concurrentSessions: Scenario = {
   },
 };
 
-/** Fails unless the agent advertises loadSession. */
-function needsLoad(init: acp.InitializeResponse): void {
+/** An agent that can load sessions, with a new session and the model calls of this scenario; skipped when it cannot. */
+async function loadableSession(context: ScenarioContext): Promise<{ run: AgentRun; sessionId: string; calls: ModelCall[] }> {
+  const { run, init } = await context.start();
   if (init.agentCapabilities?.loadSession !== true) {
     skip("the agent does not advertise agentCapabilities.loadSession");
   }
+  return { run, sessionId: await run.newSession(context.project), calls: [] };
 }
 
 /** Loads `sessionId` on `run` and returns the updates it replayed before its answer. */
@@ -94,10 +96,7 @@ function expectTurn(replayed: ReadonlyArray<{ line: WireLine; update: Record<str
 const replay: Scenario = {
   id: "replay",
   async run(context) {
-    const { run, init } = await context.start();
-    needsLoad(init);
-    const sessionId = await run.newSession(context.project);
-    const calls: ModelCall[] = [];
+    const { run, sessionId, calls } = await loadableSession(context);
     context.model.plan(context.token, (call) => {
       calls.push(call);
       const tool = call.toolResults === 0 ? readTool(call.tools, "conformance-replay.txt") : undefined;
@@ -107,9 +106,9 @@ const replay: Scenario = {
     const { from, answer } = await promptTurn(run, sessionId, prompt);
     calledModel(calls.length, run);
     const live = run.updates(sessionId, from).filter(({ line }) => run.lines.indexOf(line) < run.lines.indexOf(answer));
-    await run.stop();
-    const { run: second } = await context.start();
-    const replayed = await load(second, sessionId, context.project);
+    // Loaded again on the same connection, as an editor reopening the session from its history
+    // does; loading it in a new process is the restart scenario's.
+    const replayed = await load(run, sessionId, context.project);
     const liveText = textOf(live, "agent_message_chunk");
     if (!textOf(replayed, "user_message_chunk").includes(prompt.replace(/\s+/g, ""))) {
       fail(`the replay has no user_message_chunk with the prompt ${JSON.stringify(prompt)}`, replayed.at(-1)?.line);
@@ -137,11 +136,8 @@ const replay: Scenario = {
 const restart: Scenario = {
   id: "restart",
   async run(context) {
-    const { run, init } = await context.start();
-    needsLoad(init);
-    const sessionId = await run.newSession(context.project);
+    const { run, sessionId, calls } = await loadableSession(context);
     const word = `quince-${context.token}`;
-    const calls: ModelCall[] = [];
     context.model.plan(context.token, (call) => {
       calls.push(call);
       return { text: calls.length === 1 ? "Noted before the restart." : "It was a quince." };
@@ -166,10 +162,7 @@ const restart: Scenario = {
 const crashRecovery: Scenario = {
   id: "crash-recovery",
   async run(context) {
-    const { run, init } = await context.start();
-    needsLoad(init);
-    const sessionId = await run.newSession(context.project);
-    const calls: ModelCall[] = [];
+    const { run, sessionId, calls } = await loadableSession(context);
     context.model.plan(context.token, (call) => {
       calls.push(call);
       // The second turn's reply starts and then hangs, until the agent is killed in the middle of
