@@ -10,8 +10,9 @@ import { build } from "esbuild";
 
 // marked, marked-terminal and chalk render markdown in `weft chat` only; ws is the WebSocket
 // client of `weft chat --url ws://…` and the server of `weft serve`. LangChain (optional peers) is
-// loaded only by `weft acp --graph` of a LangGraph graph, from the project's node_modules.
-const lazy = ["better-sqlite3", "pg", "ioredis", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "marked", "marked-terminal", "chalk", "ws", "@langchain/*", "langchain"];
+// loaded only by `weft acp --graph` of a LangGraph graph, from the project's node_modules. ajv
+// validates lines for `weft check` only.
+const lazy = ["better-sqlite3", "pg", "ioredis", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "marked", "marked-terminal", "chalk", "ws", "@langchain/*", "langchain", "ajv"];
 
 rmSync("dist/bundle", { recursive: true, force: true });
 

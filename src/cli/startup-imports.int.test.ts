@@ -14,7 +14,7 @@ interface Metafile {
 }
 
 /** Packages left out of the bundle, loaded from node_modules when first used. */
-const lazyPackages = ["better-sqlite3", "pg", "ioredis", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "marked", "marked-terminal", "chalk", "ws", "@langchain", "langchain"];
+const lazyPackages = ["better-sqlite3", "pg", "ioredis", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "marked", "marked-terminal", "chalk", "ws", "@langchain", "langchain", "ajv"];
 /** Source bundled into chunks of their own that start-up must not load: the MCP SDK (an optional peer, bundled for the command), jose (JWTs, for remote serving) and our store drivers. */
 const lazyInputs = [/node_modules\/@modelcontextprotocol\/sdk\//, /node_modules\/jose\//, /^src\/stores\/sqlite\/(sqlite-store|.*-driver)\.ts$/, /^src\/stores\/(postgres|redis)\//];
 

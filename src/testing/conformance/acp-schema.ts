@@ -1,19 +1,57 @@
 // The ACP schema the SDK ships (v1, stable), and what each message an agent writes must validate
 // as: a request's params and a notification's params by method, a response's result by the method
-// of the request it answers.
+// of the request it answers. Validated with ajv: the SDK's zod schemas are not exported, and they
+// are lenient on purpose (a wrong optional field is dropped, not refused), so they cannot judge a line.
 
 import { createRequire } from "node:module";
 
-import { issuesText, JsonSchema } from "./json-schema.js";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
 
 // Not `require`: a bundler would copy the 250 kB schema into the bundle instead of reading the SDK's.
 const load = createRequire(import.meta.url);
-let schema: JsonSchema | undefined;
+let ajv: Ajv2020 | undefined;
+const validators = new Map<string, ValidateFunction>();
 
-/** The SDK's schema, read on first use. */
-function acpSchema(): JsonSchema {
-  schema ??= new JsonSchema(load("@agentclientprotocol/sdk/schema/v1/schema.json") as { $defs: Record<string, unknown> });
-  return schema;
+/** The validator of the schema's `definition`, or of the whole schema (any ACP message) without one; compiled on first use. */
+function validatorOf(definition: string | undefined): ValidateFunction {
+  const key = definition ?? "";
+  let validate = validators.get(key);
+  if (!validate) {
+    if (!ajv) {
+      // Formats (uint16, uri …) are not checked, as the SDK's own schema tests do not check them.
+      ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+      ajv.addSchema({ ...(load("@agentclientprotocol/sdk/schema/v1/schema.json") as object), $id: "acp" });
+    }
+    validate = ajv.compile(definition === undefined ? { $ref: "acp" } : { $ref: `acp#/$defs/${definition}` });
+    validators.set(key, validate);
+  }
+  return validate;
+}
+
+/** The problems of `value` as `definition` in words, the most telling first; empty when it is valid. */
+function problems(definition: string | undefined, value: unknown): string[] {
+  const validate = validatorOf(definition);
+  return validate(value) ? [] : telling(validate.errors ?? []);
+}
+
+/**
+ * A few of ajv's errors, in words. A union that matched no branch reports every branch's errors;
+ * the ones deepest in the value are the branch that got furthest (for a tagged update, the branch
+ * its tag names), so those are kept and the union's own summary is dropped.
+ */
+function telling(errors: readonly ErrorObject[]): string[] {
+  const specific = errors.filter((error) => error.keyword !== "anyOf" && error.keyword !== "oneOf");
+  const pool = specific.length > 0 ? specific : errors;
+  const depth = (error: ErrorObject) => error.instancePath.split("/").length;
+  const deepest = Math.max(...pool.map(depth));
+  const words = pool.filter((error) => depth(error) === deepest && !tagMismatch(error, pool)).map((error) => `${error.instancePath || "the message"} ${error.message ?? "is not valid"}`);
+  return [...new Set(words.length > 0 ? words : pool.map((error) => `${error.instancePath || "the message"} ${error.message ?? "is not valid"}`))].slice(0, 3);
+}
+
+/** A branch of a tagged union whose tag did not match, when other errors say more. */
+function tagMismatch(error: ErrorObject, all: readonly ErrorObject[]): boolean {
+  return error.keyword === "const" && all.some((other) => other.keyword !== "const" && other.instancePath !== error.instancePath);
 }
 
 /** The definition a request's params validate as, by the method of an agent's request to its client. */
@@ -52,14 +90,14 @@ export const RESPONSE_RESULTS: Readonly<Record<string, string>> = {
 
 /** What is wrong with `value` as the schema's `definition` (or as any ACP message, without one), one text each; empty when nothing is. */
 export function schemaIssues(definition: string | undefined, value: unknown): string[] {
-  const issues = acpSchema().problems(value, definition);
-  return issues.length === 0 ? [] : [issuesText(issues)];
+  const issues = problems(definition, value);
+  return issues.length === 0 ? [] : [issues.join("; ")];
 }
 
 /** What is wrong with `value` as the schema's `definition` (such as `InitializeResponse`), as text; undefined when nothing is. */
 export function definitionProblem(definition: string, value: unknown): string | undefined {
-  const issues = acpSchema().problems(value, definition);
-  return issues.length === 0 ? undefined : `${definition}: ${issuesText(issues)}`;
+  const issues = problems(definition, value);
+  return issues.length === 0 ? undefined : `${definition}: ${issues.join("; ")}`;
 }
 
 /**
@@ -80,9 +118,9 @@ export function agentLineProblem(line: string, answered: (id: unknown) => string
   if (record.jsonrpc !== "2.0") {
     return 'missing "jsonrpc": "2.0"';
   }
-  const issues = acpSchema().problems(record);
+  const issues = problems(undefined, record);
   if (issues.length > 0) {
-    return `not an ACP message: ${issuesText(issues)}`;
+    return `not an ACP message: ${issues.join("; ")}`;
   }
   if (typeof record.method === "string") {
     const definition = "id" in record ? REQUEST_PARAMS[record.method] : NOTIFICATION_PARAMS[record.method];
