@@ -4,30 +4,18 @@
 // its input checkpoint; killed in the reply after a tool ran, it carries on from the checkpoint
 // after the tool, so neither the first model call nor the tool runs again.
 
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { AgentProcess, stopAndCheck } from "../../test/support/agent-process.js";
-import { cleanUpStores, storesUnderTest } from "../../test/support/servers.js";
+import { AgentProcess } from "../../test/support/agent-process.js";
+import { restartHarness } from "../../test/support/restart-harness.js";
+import { storesUnderTest } from "../../test/support/servers.js";
 import { type ChatRequest, FakeModelServer, type FakeScript } from "../testing/fake-model-server.js";
 
-const temp = mkdtempSync(join(tmpdir(), "weft-langgraph-durable-"));
-const specs: string[] = [];
-const agents: AgentProcess[] = [];
-const servers: FakeModelServer[] = [];
-
-afterEach(async () => {
-  expect(await stopAndCheck(agents, servers)).toEqual([]);
-});
-
-afterAll(async () => {
-  await cleanUpStores(specs.filter((spec) => spec.includes("://")));
-  rmSync(temp, { recursive: true, force: true });
-});
+const { temp, specs, agents, servers } = restartHarness("weft-langgraph-durable-");
 
 async function model(script: FakeScript): Promise<FakeModelServer> {
   const server = await FakeModelServer.start(script);

@@ -3,30 +3,15 @@
 // show the turn's reply (replayed from the thread, or carried on), and the next turn must see it.
 // The window the issue found: after the graph wrote the run's final step, before the session's record.
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-
 import * as acp from "@agentclientprotocol/sdk";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { AgentProcess, stopAndCheck } from "../../../test/support/agent-process.js";
-import { cleanUpStores, storesUnderTest } from "../../../test/support/servers.js";
+import { AgentProcess } from "../../../test/support/agent-process.js";
+import { restartHarness } from "../../../test/support/restart-harness.js";
+import { storesUnderTest } from "../../../test/support/servers.js";
 import { FakeModelServer, type ChatRequest, type FakeScript } from "../../testing/fake-model-server.js";
 
-const temp = mkdtempSync(join(tmpdir(), "weft-crash-window-"));
-const specs: string[] = [];
-const agents: AgentProcess[] = [];
-const servers: FakeModelServer[] = [];
-
-afterEach(async () => {
-  expect(await stopAndCheck(agents, servers)).toEqual([]);
-});
-
-afterAll(async () => {
-  await cleanUpStores(specs.filter((spec) => spec.includes("://")));
-  rmSync(temp, { recursive: true, force: true });
-});
+const { temp, specs, agents, servers } = restartHarness("weft-crash-window-");
 
 const conversation = (request: ChatRequest | undefined) => request?.messages.map((message) => `${message.role}:${typeof message.content === "string" ? message.content : ""}`);
 

@@ -3,30 +3,18 @@
 // approvals pending at a restart are asked again; two processes share one store without losing an
 // update or running two turns of one session at once.
 
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { AgentProcess, stopAndCheck } from "../../../test/support/agent-process.js";
-import { cleanUpStores, storesUnderTest } from "../../../test/support/servers.js";
+import { AgentProcess } from "../../../test/support/agent-process.js";
+import { restartHarness } from "../../../test/support/restart-harness.js";
+import { storesUnderTest } from "../../../test/support/servers.js";
 import { FakeModelServer, type ChatRequest, type FakeScript } from "../../testing/fake-model-server.js";
 
-const temp = mkdtempSync(join(tmpdir(), "weft-durable-"));
-const specs: string[] = [];
-const agents: AgentProcess[] = [];
-const servers: FakeModelServer[] = [];
-
-afterEach(async () => {
-  expect(await stopAndCheck(agents, servers)).toEqual([]);
-});
-
-afterAll(async () => {
-  await cleanUpStores(specs.filter((spec) => spec.includes("://")));
-  rmSync(temp, { recursive: true, force: true });
-});
+const { temp, specs, agents, servers } = restartHarness("weft-durable-");
 
 const lastUserText = (request: ChatRequest) => {
   const user = [...request.messages].reverse().find((message) => message.role === "user");
