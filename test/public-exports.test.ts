@@ -245,8 +245,8 @@ const surfaces: Record<string, Surface> = {
     types: ["RedisStoreOptions"],
   },
   "./testing": {
-    values: ["FakeMessagesServer", "FakeModelServer", "FakeResponsesServer", "ScriptedModel"],
-    types: ["ChatRequest", "FakeModelMessage", "FakeModelOptions", "FakeModelRequest", "FakeModelServerOptions", "FakeModelToolCall", "FakeReply", "FakeScript", "FakeScriptFor", "Script", "ScriptedReply"],
+    values: ["FakeMessagesServer", "FakeModelServer", "FakeResponsesServer", "ScriptedModel", "SCENARIO_IDS", "checkAcpAgent", "expectAcpAgentToConform", "formatReport"],
+    types: ["CheckAcpAgentOptions", "CheckReport", "ScenarioResult", "ChatRequest", "FakeModelMessage", "FakeModelOptions", "FakeModelRequest", "FakeModelServerOptions", "FakeModelToolCall", "FakeReply", "FakeScript", "FakeScriptFor", "Script", "ScriptedReply"],
   },
 };
 
