@@ -15,6 +15,9 @@ Usage:
                          WebSocket transport (weft chat --url, or any remote ACP client).
   weft setup             Choose a provider and a model and store its API key (asks in this
                          terminal, or reads the answers from stdin, one a line).
+  weft check [options] -- <agent command…>
+                         Check that an ACP agent (any, weft's or not) keeps the protocol: runs
+                         it, plays the editor and the model, and reports each scenario.
   weft --help            Show this help.
   weft --version         Show the version.
 
@@ -72,6 +75,21 @@ weft chat options:
                              earlier one-shot run (the first run with the name starts it).
   -c, --continue             Carry on the last session a one-shot run used in this directory.
 
+weft check options:
+  --env NAME=value           Set a variable in the agent's environment (may be repeated). The
+                             check already sets WEFT_MODEL, WEFT_BASE_URL, OPENAI_BASE_URL and
+                             ANTHROPIC_BASE_URL (and their API keys) to its fake model servers,
+                             and a private HOME, XDG_STATE_HOME and XDG_CONFIG_HOME.
+  --scenario <id>            Run only this scenario (may be repeated). The scenarios:
+                             initialize, bad-input, streaming, answer-order, history,
+                             tool-calls, permission-allow, permission-reject,
+                             permission-error, cancel-streaming, cancel-permission,
+                             concurrent-sessions, replay, restart, crash-recovery,
+                             capabilities, schema
+  --timeout <seconds>        How long any one wait for the agent may take. Default: 20.
+  --json                     Print the report as JSON instead of text.
+  Exit codes: 0 every scenario passed or was skipped, 1 one failed, 2 bad usage.
+
 weft chat exit codes (one-shot runs):
   0 the turn ended normally        4 the agent refused            7 cancelled (Ctrl-C)
   1 the agent failed or exited     5 max tokens reached
@@ -122,6 +140,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await setup(rest);
       case "serve":
         return await serve(rest);
+      case "check":
+        return await check(rest);
       default:
         throw new UsageError(`unknown command "${command}".`);
     }
@@ -199,6 +219,21 @@ async function serve(args: string[]): Promise<number> {
   const config = readAgentConfig(values, process.env);
   const { runServe } = await import("./serve-command.js");
   return runServe(values, config, process.env, version());
+}
+
+async function check(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { json: { type: "boolean" }, env: { type: "string", multiple: true }, scenario: { type: "string", multiple: true }, timeout: { type: "string" }, help: { type: "boolean", short: "h" } },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const { runCheck } = await import("./check-command.js");
+  return runCheck(values, positionals);
 }
 
 async function chat(args: string[]): Promise<number> {

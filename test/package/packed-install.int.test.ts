@@ -78,6 +78,17 @@ describe(`the packed package, installed with --ignore-scripts on Node ${currentN
     expect(result.stdout).toContain("weft acp");
   }, 180_000);
 
+  // Installed without scripts on Node 20 there is no SQLite driver, so sessions are kept in
+  // memory and the scenarios that restart the agent are left out.
+  it("runs `npx weftjs check` against the installed weft acp, which passes", async () => {
+    const scenarios = ["initialize", "bad-input", "streaming", "tool-calls", "cancel-streaming", "schema"].flatMap((id) => ["--scenario", id]);
+    const weftBin = join(install.dir, "node_modules", "weftjs", "bin", "weft.js");
+    const result = await install.run("npx", ["weftjs", "check", "--env", "WEFT_SESSIONS=memory", ...scenarios, "--", process.execPath, weftBin, "acp"], { timeoutMs: 240_000 });
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain("6 passed, 0 failed, 0 skipped");
+    expect(result.code).toBe(0);
+  }, 300_000);
+
   it("completes a turn of `npx weftjs acp` driven by an editor, with an MCP server's tool, though the MCP SDK is not installed", async () => {
     const model = await fakeModel([{ toolCalls: [{ name: "shouter__shout", arguments: { text: "from the tarball" }, id: "s" }] }, { text: "Shouted it." }]);
     const agent = npxWeftAcp(["--sessions", "memory"], model);

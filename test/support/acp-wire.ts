@@ -1,4 +1,5 @@
-// Checks every message an agent writes against the JSON schema the ACP SDK ships, by method: a
+// Checks every message an agent writes against the JSON schema the ACP SDK ships (with the
+// conformance kit's validator and method tables, shipped in weftjs/testing), by method: a
 // request's params, a notification's params, and a response's result against the response type of
 // the request it answers. Also checks the rules the schema cannot express: a turn's updates while a
 // request of its session is in flight, and updates about the session itself (its config, mode,
@@ -7,41 +8,10 @@
 // that what ACP gates on a client capability goes only to a client that advertised it: a form (in
 // form mode), fs and terminal requests, notices and compactions.
 
-import { createRequire } from "node:module";
-
 import * as acp from "@agentclientprotocol/sdk";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 
-const require = createRequire(import.meta.url);
-const schema = require("@agentclientprotocol/sdk/schema/v1/schema.json") as { $defs: Record<string, unknown> };
+import { NOTIFICATION_PARAMS, REQUEST_PARAMS, RESPONSE_RESULTS, schemaIssues } from "../../src/testing/conformance/acp-schema.js";
 
-const REQUEST_PARAMS: Record<string, string> = {
-  "session/request_permission": "RequestPermissionRequest",
-  "fs/read_text_file": "ReadTextFileRequest",
-  "fs/write_text_file": "WriteTextFileRequest",
-  "terminal/create": "CreateTerminalRequest",
-  "terminal/output": "TerminalOutputRequest",
-  "terminal/release": "ReleaseTerminalRequest",
-  "terminal/wait_for_exit": "WaitForTerminalExitRequest",
-  "terminal/kill": "KillTerminalRequest",
-  "elicitation/create": "CreateElicitationRequest",
-};
-const NOTIFICATION_PARAMS: Record<string, string> = {
-  "session/update": "SessionNotification",
-  "$/cancel_request": "CancelRequestNotification",
-};
-const RESPONSE_RESULTS: Record<string, string> = {
-  initialize: "InitializeResponse",
-  "session/new": "NewSessionResponse",
-  "session/load": "LoadSessionResponse",
-  "session/list": "ListSessionsResponse",
-  "session/delete": "DeleteSessionResponse",
-  "session/resume": "ResumeSessionResponse",
-  "session/close": "CloseSessionResponse",
-  "session/prompt": "PromptResponse",
-  "session/set_config_option": "SetSessionConfigOptionResponse",
-  "session/set_mode": "SetSessionModeResponse",
-};
 /** Updates about a session rather than a turn of it: an agent may send them between requests. */
 const SESSION_LEVEL_UPDATES = new Set(["config_option_update", "current_mode_update", "available_commands_update", "session_info_update", "usage_update", "notice"]);
 
@@ -68,23 +38,9 @@ function given(capability: unknown): boolean {
   return capability !== undefined && capability !== null;
 }
 
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
-ajv.addSchema({ ...schema, $id: "acp" });
-const validators = new Map<string, ValidateFunction>();
-function validator(definition: string): ValidateFunction {
-  let validate = validators.get(definition);
-  if (!validate) {
-    validate = ajv.compile({ $ref: `acp#/$defs/${definition}` });
-    validators.set(definition, validate);
-  }
-  return validate;
-}
-const root = ajv.getSchema("acp") as ValidateFunction;
-
 /** What is wrong with `value` as the schema's `definition` (such as `SessionConfigOption`); empty when nothing is. */
 export function schemaProblems(definition: string, value: unknown): string[] {
-  const validate = validator(definition);
-  return validate(value) ? [] : [ajv.errorsText(validate.errors)];
+  return schemaIssues(definition, value);
 }
 
 export interface WireProblem {
@@ -154,8 +110,8 @@ export class WireChecker {
       return;
     }
     this.fromAgent.push(message);
-    if (!root(message)) {
-      this.problems.push({ line, problem: `not an ACP message: ${ajv.errorsText(root.errors)}` });
+    for (const problem of schemaIssues(undefined, message)) {
+      this.problems.push({ line, problem: `not an ACP message: ${problem}` });
     }
     if (message.jsonrpc !== "2.0") {
       this.problems.push({ line, problem: 'missing "jsonrpc": "2.0"' });
@@ -199,9 +155,8 @@ export class WireChecker {
   }
 
   private check(line: string, definition: string, value: unknown): void {
-    const validate = validator(definition);
-    if (!validate(value)) {
-      this.problems.push({ line, problem: `${definition}: ${ajv.errorsText(validate.errors)}` });
+    for (const problem of schemaIssues(definition, value)) {
+      this.problems.push({ line, problem: `${definition}: ${problem}` });
     }
   }
 

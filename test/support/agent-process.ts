@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 
 import * as acp from "@agentclientprotocol/sdk";
 
+import { tappedStdin } from "../../src/testing/conformance/tapped-stdin.js";
 import { WireChecker, type WireProblem } from "./acp-wire.js";
 import { lineSplitter } from "./lines.js";
 
@@ -72,7 +73,7 @@ export class AgentProcess {
     if (options.configure) {
       app = options.configure(app, this);
     }
-    this.connection = app.connect(acp.ndJsonStream(this.toAgent(), this.fromAgent()));
+    this.connection = app.connect(acp.ndJsonStream(tappedStdin(child.stdin, (line) => this.wire.fromClientLine(line)), this.fromAgent()));
   }
 
   static start(options: AgentProcessOptions): AgentProcess {
@@ -191,27 +192,6 @@ export class AgentProcess {
     for (const listener of [...this.listeners]) {
       listener();
     }
-  }
-
-  private toAgent(): WritableStream<Uint8Array> {
-    const decoder = new TextDecoder();
-    const stdin = this.child.stdin;
-    return new WritableStream({
-      write: (chunk) => {
-        for (const line of decoder.decode(chunk).split("\n")) {
-          if (line.trim()) {
-            this.wire.fromClientLine(line);
-          }
-        }
-        return new Promise<void>((resolve, reject) => {
-          if (!stdin || stdin.destroyed) {
-            reject(new Error("The agent's stdin is closed."));
-            return;
-          }
-          stdin.write(chunk, (error) => (error ? reject(error) : resolve()));
-        });
-      },
-    });
   }
 
   private fromAgent(): ReadableStream<Uint8Array> {

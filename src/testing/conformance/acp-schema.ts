@@ -16,7 +16,8 @@ function acpSchema(): JsonSchema {
   return schema;
 }
 
-const REQUEST_PARAMS: Record<string, string> = {
+/** The definition a request's params validate as, by the method of an agent's request to its client. */
+export const REQUEST_PARAMS: Readonly<Record<string, string>> = {
   "session/request_permission": "RequestPermissionRequest",
   "fs/read_text_file": "ReadTextFileRequest",
   "fs/write_text_file": "WriteTextFileRequest",
@@ -27,12 +28,14 @@ const REQUEST_PARAMS: Record<string, string> = {
   "terminal/kill": "KillTerminalRequest",
   "elicitation/create": "CreateElicitationRequest",
 };
-const NOTIFICATION_PARAMS: Record<string, string> = {
+/** The definition a notification's params validate as, by the method of an agent's notification. */
+export const NOTIFICATION_PARAMS: Readonly<Record<string, string>> = {
   "session/update": "SessionNotification",
   "elicitation/complete": "CompleteElicitationNotification",
   "$/cancel_request": "CancelRequestNotification",
 };
-const RESPONSE_RESULTS: Record<string, string> = {
+/** The definition an answer's result validates as, by the method of the client's request it answers. */
+export const RESPONSE_RESULTS: Readonly<Record<string, string>> = {
   initialize: "InitializeResponse",
   authenticate: "AuthenticateResponse",
   logout: "LogoutResponse",
@@ -46,6 +49,12 @@ const RESPONSE_RESULTS: Record<string, string> = {
   "session/set_config_option": "SetSessionConfigOptionResponse",
   "session/set_mode": "SetSessionModeResponse",
 };
+
+/** What is wrong with `value` as the schema's `definition` (or as any ACP message, without one), one text each; empty when nothing is. */
+export function schemaIssues(definition: string | undefined, value: unknown): string[] {
+  const issues = acpSchema().problems(value, definition);
+  return issues.length === 0 ? [] : [issuesText(issues)];
+}
 
 /** What is wrong with `value` as the schema's `definition` (such as `InitializeResponse`), as text; undefined when nothing is. */
 export function definitionProblem(definition: string, value: unknown): string | undefined {

@@ -7,6 +7,8 @@ import { StringDecoder } from "node:string_decoder";
 
 import * as acp from "@agentclientprotocol/sdk";
 
+import { tappedStdin } from "./tapped-stdin.js";
+
 /** One line on the wire: who wrote it, its text, and the message when it is a JSON object. */
 export interface WireLine {
   from: "agent" | "client";
@@ -68,7 +70,7 @@ export class AgentRun {
         return this.answerPermission(params);
       })
       .onNotification(acp.methods.client.session.update, () => {});
-    this.connection = app.connect(acp.ndJsonStream(this.toAgent(), this.fromAgent()));
+    this.connection = app.connect(acp.ndJsonStream(tappedStdin(this.child.stdin, (line) => this.record("client", line)), this.fromAgent()));
   }
 
   get pid(): number | undefined {
@@ -113,7 +115,8 @@ export class AgentRun {
         throw error;
       }
       const exit = await this.exited;
-      throw new Error(`the agent exited (${exit.signal ?? `code ${exit.code}`}) before answering ${method}.${this.stderrTail()}`, { cause: error });
+      const how = exit.signal ? `was killed by ${exit.signal}` : exit.code === null ? "could not be started" : `exited with code ${exit.code}`;
+      throw new Error(`the agent ${how} before answering ${method}.${this.stderrTail()}`, { cause: error });
     }
   }
 
@@ -270,27 +273,6 @@ export class AgentRun {
     }
   }
 
-  private toAgent(): WritableStream<Uint8Array> {
-    const decoder = new TextDecoder();
-    const stdin = this.child.stdin;
-    return new WritableStream({
-      write: (chunk) => {
-        for (const text of decoder.decode(chunk).split("\n")) {
-          if (text.trim()) {
-            this.record("client", text);
-          }
-        }
-        return new Promise<void>((resolve, reject) => {
-          if (!stdin || stdin.destroyed || !this.running) {
-            reject(new Error("the agent's stdin is closed"));
-            return;
-          }
-          stdin.write(chunk, (error) => (error ? reject(error) : resolve()));
-        });
-      },
-    });
-  }
-
   /**
    * The agent's stdout as the SDK client reads it: line by line, each recorded first. The client
    * is not shown what it cannot take (lines that are not JSON objects, answers to raw lines), so
@@ -301,7 +283,12 @@ export class AgentRun {
     const encoder = new TextEncoder();
     const decoder = new StringDecoder("utf8");
     let pending = "";
+    // False once the stream is closed or the client stopped reading (the connection was closed).
+    let open = true;
     return new ReadableStream({
+      cancel: () => {
+        open = false;
+      },
       start: (controller) => {
         const take = (text: string) => {
           if (!text.trim()) {
@@ -310,7 +297,7 @@ export class AgentRun {
           const line = this.record("agent", text);
           const message = line.message;
           const raw = message !== undefined && !("method" in message) && (this.rawIds.has(JSON.stringify(message.id)) || message.id === null);
-          if (message !== undefined && !raw) {
+          if (message !== undefined && !raw && open) {
             controller.enqueue(encoder.encode(`${text}\n`));
           }
           this.changed();
@@ -326,7 +313,10 @@ export class AgentRun {
         stdout?.on("end", () => {
           take(pending + decoder.end());
           pending = "";
-          controller.close();
+          if (open) {
+            open = false;
+            controller.close();
+          }
           this.changed();
         });
       },

@@ -170,7 +170,7 @@ export function formatReport(report: CheckReport): string {
   for (const result of report.results) {
     lines.push(`  ${mark[result.status]}  ${result.id}${result.status === "skipped" ? `: ${result.reason ?? ""}` : ""}`);
     if (result.status === "failed") {
-      lines.push(`        ${result.problem ?? ""}`);
+      lines.push(...(result.problem ?? "").split("\n").map((line) => `        ${line}`));
       if (result.line) {
         lines.push(`        wire line: ${result.line.length > 600 ? `${result.line.slice(0, 600)}…` : result.line}`);
       }

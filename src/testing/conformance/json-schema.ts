@@ -103,7 +103,13 @@ export class JsonSchema {
    * branch that got furthest, as a person reading "must match a schema in anyOf" learns nothing.
    */
   private someOf(branches: Schema[], value: unknown, path: string, how: "any" | "one"): SchemaIssue[] {
-    const results = branches.map((branch) => this.check(branch, value, path));
+    const results: SchemaIssue[][] = [];
+    for (const branch of branches) {
+      results.push(this.check(branch, value, path));
+      if (how === "any" && results.at(-1)?.length === 0) {
+        return [];
+      }
+    }
     const matched = results.filter((issues) => issues.length === 0).length;
     if (how === "one" && matched > 1) {
       return [{ path, message: `matches ${matched} schemas of a oneOf, not exactly one` }];

@@ -53,11 +53,13 @@ const concurrentSessions: Scenario = {
   },
 };
 
-/** Fails unless the agent advertises loadSession. */
-function needsLoad(init: acp.InitializeResponse): void {
+/** An agent that can load sessions, with a new session and the model calls of this scenario; skipped when it cannot. */
+async function loadableSession(context: ScenarioContext): Promise<{ run: AgentRun; sessionId: string; calls: ModelCall[] }> {
+  const { run, init } = await context.start();
   if (init.agentCapabilities?.loadSession !== true) {
     skip("the agent does not advertise agentCapabilities.loadSession");
   }
+  return { run, sessionId: await run.newSession(context.project), calls: [] };
 }
 
 /** Loads `sessionId` on `run` and returns the updates it replayed before its answer. */
@@ -94,10 +96,7 @@ function expectTurn(replayed: ReadonlyArray<{ line: WireLine; update: Record<str
 const replay: Scenario = {
   id: "replay",
   async run(context) {
-    const { run, init } = await context.start();
-    needsLoad(init);
-    const sessionId = await run.newSession(context.project);
-    const calls: ModelCall[] = [];
+    const { run, sessionId, calls } = await loadableSession(context);
     context.model.plan(context.token, (call) => {
       calls.push(call);
       const tool = call.toolResults === 0 ? readTool(call.tools, "conformance-replay.txt") : undefined;
@@ -107,9 +106,9 @@ const replay: Scenario = {
     const { from, answer } = await promptTurn(run, sessionId, prompt);
     calledModel(calls.length, run);
     const live = run.updates(sessionId, from).filter(({ line }) => run.lines.indexOf(line) < run.lines.indexOf(answer));
-    await run.stop();
-    const { run: second } = await context.start();
-    const replayed = await load(second, sessionId, context.project);
+    // Loaded again on the same connection, as an editor reopening the session from its history
+    // does; loading it in a new process is the restart scenario's.
+    const replayed = await load(run, sessionId, context.project);
     const liveText = textOf(live, "agent_message_chunk");
     if (!textOf(replayed, "user_message_chunk").includes(prompt.replace(/\s+/g, ""))) {
       fail(`the replay has no user_message_chunk with the prompt ${JSON.stringify(prompt)}`, replayed.at(-1)?.line);
@@ -137,11 +136,8 @@ const replay: Scenario = {
 const restart: Scenario = {
   id: "restart",
   async run(context) {
-    const { run, init } = await context.start();
-    needsLoad(init);
-    const sessionId = await run.newSession(context.project);
+    const { run, sessionId, calls } = await loadableSession(context);
     const word = `quince-${context.token}`;
-    const calls: ModelCall[] = [];
     context.model.plan(context.token, (call) => {
       calls.push(call);
       return { text: calls.length === 1 ? "Noted before the restart." : "It was a quince." };
@@ -166,10 +162,7 @@ const restart: Scenario = {
 const crashRecovery: Scenario = {
   id: "crash-recovery",
   async run(context) {
-    const { run, init } = await context.start();
-    needsLoad(init);
-    const sessionId = await run.newSession(context.project);
-    const calls: ModelCall[] = [];
+    const { run, sessionId, calls } = await loadableSession(context);
     context.model.plan(context.token, (call) => {
       calls.push(call);
       // The second turn's reply starts and then hangs, until the agent is killed in the middle of
@@ -269,14 +262,20 @@ const schema: Scenario = {
   id: "schema",
   async run(context) {
     // A turn of its own, with a tool call where the agent offers a read tool, so that there is
-    // something to check even when this scenario runs alone.
-    const { run } = await context.start();
-    const sessionId = await run.newSession(context.project);
-    context.model.plan(context.token, (call) => {
-      const tool = call.toolResults === 0 ? readTool(call.tools, "conformance-schema.txt") : undefined;
-      return tool ? { text: "Checking. ", toolCalls: [{ name: tool.name, arguments: tool.arguments }] } : { text: "Every line checked." };
-    });
-    await promptTurn(run, sessionId, `${context.token} Read conformance-schema.txt.`);
+    // something to check even when this scenario runs alone. A bad line explains more than the
+    // turn's failure (which it may have caused), so the lines are judged first.
+    let turnFailure: unknown;
+    try {
+      const { run } = await context.start();
+      const sessionId = await run.newSession(context.project);
+      context.model.plan(context.token, (call) => {
+        const tool = call.toolResults === 0 ? readTool(call.tools, "conformance-schema.txt") : undefined;
+        return tool ? { text: "Checking. ", toolCalls: [{ name: tool.name, arguments: tool.arguments }] } : { text: "Every line checked." };
+      });
+      await promptTurn(run, sessionId, `${context.token} Read conformance-schema.txt.`);
+    } catch (error) {
+      turnFailure = error;
+    }
     const lines = context.agentLines;
     for (const { line, run: owner } of lines) {
       const problem = agentLineProblem(line.text, (id) => owner.clientRequest(id)?.method) ?? gateProblem(line);
@@ -284,6 +283,9 @@ const schema: Scenario = {
         const count = lines.filter(({ line: other, run: otherOwner }) => (agentLineProblem(other.text, (id) => otherOwner.clientRequest(id)?.method) ?? gateProblem(other)) !== undefined).length;
         fail(`${count} of the ${lines.length} lines the agent wrote in this check fail; the first: ${problem}`, line);
       }
+    }
+    if (turnFailure !== undefined) {
+      throw turnFailure;
     }
   },
 };

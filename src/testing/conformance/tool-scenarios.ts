@@ -88,7 +88,8 @@ function checkToolUpdates(run: AgentRun, sessionId: string, from: number, to: nu
       fail(`a tool_call_update for ${id} came before its tool_call`, line);
     }
     const before = statuses.get(id);
-    const status = typeof update.status === "string" ? update.status : kind === "tool_call" ? "pending" : before;
+    // A status ACP does not define is the schema scenario's to report.
+    const status = typeof update.status === "string" && update.status in rank ? update.status : kind === "tool_call" && before === undefined ? "pending" : before;
     if (before !== undefined && status !== undefined && status !== before && ((rank[status] ?? 0) <= (rank[before] ?? 0) || (rank[before] ?? 0) === 2)) {
       fail(`tool call ${id} went from ${before} back to ${status} (a status only moves forward: pending, in_progress, then completed or failed)`, line);
     }

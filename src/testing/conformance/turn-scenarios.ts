@@ -127,7 +127,8 @@ const streaming: Scenario = {
     const from = run.lines.length;
     const { answer } = await promptTurn(run, sessionId, `${context.token} Reply in several parts.`);
     calledModel(calls.length, run);
-    const chunks = run.updates(sessionId, from).filter(({ update }) => update.sessionUpdate === "agent_message_chunk" && (update.content as { text?: unknown } | undefined)?.text !== "");
+    const answered = run.lines.indexOf(answer);
+    const chunks = run.updates(sessionId, from).filter(({ line, update }) => run.lines.indexOf(line) < answered && update.sessionUpdate === "agent_message_chunk" && (update.content as { text?: unknown } | undefined)?.text !== "");
     if (chunks.length < 2) {
       fail(
         `the model's reply came in ${REPLY.length} chunks, each sent once the client had shown the one before, but the client got ${chunks.length} agent_message_chunk update${chunks.length === 1 ? "" : "s"} before the answer: the agent does not stream`,

@@ -1,0 +1,71 @@
+// `weft check`: the conformance kit from the command line, against `weft acp` (which passes every
+// scenario), against an agent that writes a line that is not ACP (exit 1, the line quoted), and
+// with bad usage (exit 2).
+
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { repoRoot } from "../../test/support/agent-process.js";
+import type { CheckReport } from "../testing/conformance/index.js";
+import { SCENARIO_IDS } from "../testing/conformance/index.js";
+
+const weftBin = join(repoRoot, "bin/weft.js");
+
+function weftCheck(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [weftBin, "check", ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr, ms: performance.now() - started })));
+}
+
+describe("weft check", () => {
+  it("passes weft acp on every scenario and exits 0", { timeout: 240_000 }, async () => {
+    const result = await weftCheck(["--", process.execPath, weftBin, "acp"]);
+    process.stderr.write(`weft check -- node bin/weft.js acp took ${(result.ms / 1000).toFixed(1)} s\n${result.stdout}`);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    for (const id of SCENARIO_IDS) {
+      expect(result.stdout).toMatch(new RegExp(`^  pass  ${id}$`, "m"));
+    }
+    expect(result.stdout).toContain(`${SCENARIO_IDS.length} passed, 0 failed, 0 skipped`);
+  });
+
+  it("prints the report as JSON with --json, only the scenarios asked for", { timeout: 120_000 }, async () => {
+    const result = await weftCheck(["--json", "--scenario", "initialize", "--scenario", "schema", "--", process.execPath, weftBin, "acp"]);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as CheckReport;
+    expect(report.results.map((scenario) => [scenario.id, scenario.status])).toEqual([
+      ["initialize", "passed"],
+      ["schema", "passed"],
+    ]);
+    expect(report).toMatchObject({ passed: 2, failed: 0, skipped: 0 });
+  });
+
+  it("exits 1 and quotes the wire line when the agent writes a line that is not ACP", { timeout: 120_000 }, async () => {
+    const agent = `process.stdout.write("hello from a stray console.log\\n"); setInterval(() => {}, 1000); process.stdin.on("end", () => process.exit(0)); process.stdin.resume();`;
+    const result = await weftCheck(["--scenario", "schema", "--timeout", "2", "--", process.execPath, "-e", agent]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("FAIL  schema");
+    expect(result.stdout).toContain("not JSON");
+    expect(result.stdout).toContain("wire line: hello from a stray console.log");
+    expect(result.stdout).toContain("0 passed, 1 failed, 0 skipped");
+  });
+
+  it.each([
+    [[], "check needs the agent's command after --"],
+    [["--scenario", "nope", "--", "node"], 'unknown scenario "nope"'],
+    [["--env", "NOEQUALS", "--", "node"], '--env takes NAME=value, not "NOEQUALS"'],
+    [["--timeout", "soon", "--", "node"], "--timeout takes a number of seconds"],
+    [["--bogus", "--", "node"], "Unknown option '--bogus'"],
+  ])("exits 2 on bad usage: %j", async (args, message) => {
+    const result = await weftCheck(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stdout).toBe("");
+  });
+});
