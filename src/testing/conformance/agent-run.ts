@@ -267,6 +267,11 @@ export class AgentRun {
     return line;
   }
 
+  /** Checks the conditions waited for again: something they depend on changed off the wire. */
+  poke(): void {
+    this.changed();
+  }
+
   private changed(): void {
     for (const listener of [...this.listeners]) {
       listener();

@@ -128,6 +128,11 @@ async function runScenario(scenario: Scenario, setup: ScenarioSetup): Promise<Sc
     runs.push(run);
     return run;
   };
+  setup.model.onActivity = () => {
+    for (const run of runs) {
+      run.poke();
+    }
+  };
   const context: ScenarioContext = {
     model: setup.model,
     project: setup.project,
@@ -157,6 +162,7 @@ async function runScenario(scenario: Scenario, setup: ScenarioSetup): Promise<Sc
     setup.model.forget(`${setup.token}-one`);
     setup.model.forget(`${setup.token}-two`);
     setup.model.onText = undefined;
+    setup.model.onActivity = undefined;
     setup.model.release();
     await Promise.all(runs.map((run) => run.stop()));
   }

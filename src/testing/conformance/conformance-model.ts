@@ -36,6 +36,11 @@ export class ConformanceModel {
   private readonly held = new Set<() => void>();
   /** Called with each text chunk just before a server writes it. */
   onText: ((text: string) => void) | undefined;
+  /**
+   * Called after each model request is planned and each chunk is sent: a scenario waiting on what
+   * the model saw must look again then, as an agent that buffers writes nothing meanwhile.
+   */
+  onActivity: (() => void) | undefined;
 
   private constructor(
     private readonly plans: Map<string, Plan>,
@@ -44,19 +49,28 @@ export class ConformanceModel {
     private readonly messages: FakeMessagesServer,
   ) {
     for (const server of [chat, responses, messages]) {
-      server.onChunk = (text) => this.onText?.(text);
+      server.onChunk = (text) => {
+        this.onText?.(text);
+        this.onActivity?.();
+      };
     }
   }
 
   static async start(): Promise<ConformanceModel> {
     const plans = new Map<string, Plan>();
-    const answer = (call: ModelCall) => answerWith(plans, call);
+    const holder: { model?: ConformanceModel } = {};
+    const answer = async (call: ModelCall) => {
+      const reply = await answerWith(plans, call);
+      holder.model?.onActivity?.();
+      return reply;
+    };
     // An agent's side calls (weft's session title, say) get a short reply, not an error.
     const sideCalls = () => ({ text: "Conformance check" });
     const chat = await FakeModelServer.start((request) => answer(chatCall(request)), { models: [MODEL_ID], sideCalls });
     const responses = await FakeResponsesServer.start((request) => answer(normalCall(request)), { sideCalls });
     const messages = await FakeMessagesServer.start((request) => answer(normalCall(request)), { sideCalls });
-    return new ConformanceModel(plans, chat, responses, messages);
+    holder.model = new ConformanceModel(plans, chat, responses, messages);
+    return holder.model;
   }
 
   /** The environment that points an agent at these servers. */

@@ -78,6 +78,9 @@ describe("the kit's JSON Schema validator", () => {
     const bad = ours.problems({ sessionId: "s", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: 5 } } }, "SessionNotification");
     expect(issuesText(bad)).toContain("/update/content/text must be string");
     expect(ours.problems({ sessionId: "s", update: { sessionUpdate: "tool_call_update", toolCallId: "t", status: "done" } }, "SessionNotification")).not.toEqual([]);
+    // The branch of a tagged union the value names is the one judged.
+    expect(issuesText(ours.problems({ sessionId: "s", update: { sessionUpdate: "session_info_update", title: 5 } }, "SessionNotification"))).toBe("/update/title must be string or null");
+    expect(issuesText(ours.problems({ sessionId: "s", update: { sessionUpdate: "no_such_update" } }, "SessionNotification"))).toContain('/update/sessionUpdate must be one of "user_message_chunk"');
   });
 
   it("agrees with ajv on 4,000 messages made wrong one field at a time", () => {

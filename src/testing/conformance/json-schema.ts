@@ -71,7 +71,9 @@ export class JsonSchema {
       issues.push(...this.someOf(schema.anyOf as Schema[], value, path, "any"));
     }
     if (Array.isArray(schema.oneOf)) {
-      issues.push(...this.someOf(schema.oneOf as Schema[], value, path, "one"));
+      const tag = (schema.discriminator as { propertyName?: unknown } | undefined)?.propertyName;
+      const tagged = typeof tag === "string" ? this.tagged(schema.oneOf as Schema[], tag, value, path) : undefined;
+      issues.push(...(tagged ?? this.someOf(schema.oneOf as Schema[], value, path, "one")));
     }
     if (schema.not !== undefined && this.check(schema.not as Schema, value, path).length === 0) {
       issues.push({ path, message: "matches a schema it must not" });
@@ -118,6 +120,25 @@ export class JsonSchema {
       return [];
     }
     return results.reduce((best, issues) => (depth(issues) > depth(best) ? issues : best));
+  }
+
+  /**
+   * A oneOf told apart by a tag property (`sessionUpdate`, `type`): the issues of the branch the
+   * value's tag names, so that a bad field is named, not the first branch's tag. Undefined when
+   * the value has no string tag, for someOf to judge.
+   */
+  private tagged(branches: Schema[], tag: string, value: unknown, path: string): SchemaIssue[] | undefined {
+    const name = isObject(value) ? value[tag] : undefined;
+    if (typeof name !== "string") {
+      return undefined;
+    }
+    const constOf = (branch: Schema) => (typeof branch === "object" ? (branch.properties as Record<string, { const?: unknown }> | undefined)?.[tag]?.const : undefined);
+    const branch = branches.find((candidate) => constOf(candidate) === name);
+    if (branch === undefined) {
+      const names = branches.map(constOf).filter((known) => known !== undefined);
+      return names.length === branches.length ? [{ path: `${path}/${tag}`, message: `must be one of ${names.map((known) => JSON.stringify(known)).join(", ")}` }] : undefined;
+    }
+    return this.check(branch, value, path);
   }
 
   private resolve(reference: string): Schema {

@@ -2,7 +2,8 @@
 // agent can load sessions), the capability-gated methods it advertises, and the schema of every
 // line written in the whole check.
 
-import { isAbsolute } from "node:path";
+import { writeFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
 
@@ -74,6 +75,11 @@ async function load(run: AgentRun, sessionId: string, cwd: string): Promise<Arra
   return run.updates(sessionId, from).filter(({ line }) => answer === undefined || run.lines.indexOf(line) < answer.index);
 }
 
+/** The answer to the last session/load of `sessionId`: where a replay that lacks something ended. */
+function loadAnswer(run: AgentRun, sessionId: string): WireLine | undefined {
+  return run.answers("session/load", sessionId).at(-1)?.line;
+}
+
 /** The text of the updates of one kind, joined, with whitespace taken out (replay may split or join chunks). */
 function textOf(updates: ReadonlyArray<{ update: Record<string, unknown> }>, kind: string): string {
   return updates
@@ -97,6 +103,7 @@ const replay: Scenario = {
   id: "replay",
   async run(context) {
     const { run, sessionId, calls } = await loadableSession(context);
+    writeFileSync(join(context.project, "conformance-replay.txt"), "A file to read in a turn that is replayed.\n");
     context.model.plan(context.token, (call) => {
       calls.push(call);
       const tool = call.toolResults === 0 ? readTool(call.tools, "conformance-replay.txt") : undefined;
@@ -111,7 +118,7 @@ const replay: Scenario = {
     const replayed = await load(run, sessionId, context.project);
     const liveText = textOf(live, "agent_message_chunk");
     if (!textOf(replayed, "user_message_chunk").includes(prompt.replace(/\s+/g, ""))) {
-      fail(`the replay has no user_message_chunk with the prompt ${JSON.stringify(prompt)}`, replayed.at(-1)?.line);
+      fail(`the replay has no user_message_chunk with the prompt ${JSON.stringify(prompt)}`, replayed.at(-1)?.line ?? loadAnswer(run, sessionId));
     }
     if (textOf(replayed, "agent_message_chunk") !== liveText) {
       fail(`the replay's agent text is not what the live stream ended with (${JSON.stringify(liveText)})`, replayed.findLast(({ update }) => update.sessionUpdate === "agent_message_chunk")?.line ?? replayed.at(-1)?.line);
@@ -121,7 +128,7 @@ const replay: Scenario = {
     for (const [index, call] of liveCalls.entries()) {
       const again = replayedCalls.find((replayedCall) => replayedCall.id === call.id) ?? replayedCalls[index];
       if (!again) {
-        fail(`the replay dropped tool call ${call.id} (it ended ${String(call.status)} live)`, replayed.at(-1)?.line);
+        fail(`the replay dropped tool call ${call.id}, which ended ${String(call.status)} live on this line`, call.line);
       }
       if (again.status !== call.status) {
         fail(`tool call ${call.id} ended ${String(call.status)} live but is replayed ${String(again.status)}`, again.line);
@@ -268,6 +275,7 @@ const schema: Scenario = {
     try {
       const { run } = await context.start();
       const sessionId = await run.newSession(context.project);
+      writeFileSync(join(context.project, "conformance-schema.txt"), "A file to read in a turn whose lines are checked.\n");
       context.model.plan(context.token, (call) => {
         const tool = call.toolResults === 0 ? readTool(call.tools, "conformance-schema.txt") : undefined;
         return tool ? { text: "Checking. ", toolCalls: [{ name: tool.name, arguments: tool.arguments }] } : { text: "Every line checked." };

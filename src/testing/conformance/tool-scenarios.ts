@@ -231,10 +231,11 @@ const cancelStreaming: Scenario = {
     };
     const calls: ModelCall[] = [];
     // The first chunk goes out; the rest waits until the check lets it go, so the reply is still
-    // streaming when the cancel arrives.
+    // streaming when the cancel arrives. Let go, it runs to its end.
+    let holding = true;
     context.model.plan(context.token, (call) => {
       calls.push(call);
-      return { text: ["Cancel me here, ", "or this comes too."], beforeChunk: () => (sent === "" ? undefined : context.model.hold()) };
+      return { text: ["Cancel me here, ", "or this comes too."], beforeChunk: () => (sent === "" || !holding ? undefined : context.model.hold()) };
     });
     const from = run.lines.length;
     const answered = sendPrompt(run, sessionId, `${context.token} Tell a long story.`);
@@ -245,6 +246,7 @@ const cancelStreaming: Scenario = {
     await run.cancel(sessionId);
     const prompt = await run.within(
       Promise.race([answered, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), CANCEL_GRACE_MS))]).then((result) => {
+        holding = false;
         context.model.release();
         return result ?? answered;
       }),

@@ -151,7 +151,7 @@ function checkAfterAnswer(run: AgentRun, sessionId: string, answer: WireLine): v
   }
   const late = run.updates(sessionId, index + 1).find(({ update }) => !SESSION_LEVEL_UPDATES.has(String(update.sessionUpdate)));
   if (late) {
-    fail(`a ${String(late.update.sessionUpdate)} update of the turn arrived after the prompt was answered (all of a turn's updates must come before its answer)`, late.line);
+    fail(`an update of the turn (${String(late.update.sessionUpdate)}) arrived after the prompt was answered (all of a turn's updates must come before its answer)`, late.line);
   }
 }
 
