@@ -25,13 +25,13 @@ const BUGS: Record<string, Record<string, RegExp | undefined>> = {
   "late-updates": { "answer-order": /"sessionUpdate":"agent_message_chunk","content":\{"type":"text","text":""\}/ },
   // The whole reply in one chunk.
   "no-streaming": { streaming: /"sessionUpdate":"agent_message_chunk","content":\{"type":"text","text":"[^"]+ [^"]+ [^"]+"/ },
-  // Nothing was on the wire for a stream the agent never stopped; the answer said end_turn for the other.
-  "ignore-cancel": { "cancel-streaming": undefined, "cancel-permission": /"result":\{"stopReason":"end_turn"\}/ },
+  // The cancelled prompts answered end_turn.
+  "ignore-cancel": { "cancel-streaming": /"result":\{"stopReason":"end_turn"\}/, "cancel-permission": /"result":\{"stopReason":"end_turn"\}/ },
   // The rejected write ran to completion.
   "wrong-permission": { "permission-reject": /"sessionUpdate":"tool_call_update".*"status":"completed"/ },
   "allow-on-error": { "permission-error": /"sessionUpdate":"tool_call_update".*"status":"completed"/ },
-  // A line of the replay; which one is the kit's choice.
-  "replay-drops-tools": { replay: /"method":"session\/update"/ },
+  // The live line of the tool call the replay dropped.
+  "replay-drops-tools": { replay: /"sessionUpdate":"tool_call(_update)?"/ },
   // A location not starting with a slash.
   "relative-paths": { "tool-calls": /"locations":\[\{"path":"[^/"]/ },
   // The title as an object.
