@@ -41,11 +41,11 @@ export interface ScenarioResult {
   id: string;
   status: "passed" | "failed" | "skipped";
   /** Why it failed: the first problem seen. */
-  problem?: string;
+  problem?: string | undefined;
   /** The wire line (trimmed) the problem was seen on, when there is one. */
-  line?: string;
+  line?: string | undefined;
   /** Why it was skipped: the capability or tool the agent lacks. */
-  reason?: string;
+  reason?: string | undefined;
   durationMs: number;
 }
 
