@@ -1,0 +1,116 @@
+// The kit checks itself: its example agent (test/fixtures/conformance-agent.ts, written on the
+// ACP SDK, not on weft) passes every scenario when clean, and with each of its deliberate bugs
+// switched on alone fails exactly the scenarios the bug is meant for, each failure with its
+// problem and the wire line that shows it, and passes all the others.
+//
+// Every check runs the whole list of scenarios, so that "exactly" means what it says. To keep the
+// time down the agent is bundled once (a node start without tsx's compile is about a second
+// shorter, and a check starts the agent some 25 times) and three checks run at once: each has its
+// own model servers, home and state folder, and most of a check's time is spent waiting.
+// The checks start in beforeAll; each test awaits its own.
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { fixturesDir } from "../../../test/support/agent-process.js";
+import { checkAcpAgent, type CheckReport, formatReport, SCENARIO_IDS } from "./check-acp-agent.js";
+
+/** Each deliberate bug, the scenarios it must fail, and what the wire line of each failure shows. */
+const BUGS: Record<string, Record<string, RegExp>> = {
+  // The empty closing chunk, sent after the answer.
+  "late-updates": { "answer-order": /"sessionUpdate":"agent_message_chunk","content":\{"type":"text","text":""\}/ },
+  // The whole reply in one chunk.
+  "no-streaming": { streaming: /"sessionUpdate":"agent_message_chunk","content":\{"type":"text","text":"[^"]+ [^"]+ [^"]+"/ },
+  // The cancelled prompts answered end_turn.
+  "ignore-cancel": { "cancel-streaming": /"result":\{"stopReason":"end_turn"\}/, "cancel-permission": /"result":\{"stopReason":"end_turn"\}/ },
+  // The rejected write ran to completion.
+  "wrong-permission": { "permission-reject": /"sessionUpdate":"tool_call_update".*"status":"completed"/ },
+  "allow-on-error": { "permission-error": /"sessionUpdate":"tool_call_update".*"status":"completed"/ },
+  // The live line of the tool call the replay dropped.
+  "replay-drops-tools": { replay: /"sessionUpdate":"tool_call(_update)?"/ },
+  // A location not starting with a slash.
+  "relative-paths": { "tool-calls": /"locations":\[\{"path":"[^/"]/ },
+  // The title as an object.
+  "bad-schema": { schema: /"sessionUpdate":"session_info_update","title":\{/ },
+};
+
+let folder: string;
+let agentFile: string;
+const reports = new Map<string, Promise<CheckReport>>();
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), "weft-self-check-"));
+  agentFile = join(folder, "conformance-agent.mjs");
+  await build({
+    entryPoints: [join(fixturesDir, "conformance-agent.ts")],
+    outfile: agentFile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    logLevel: "warning",
+    // Some dependencies are CommonJS and `require` node's modules.
+    banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' },
+  });
+  const running = limit(3);
+  for (const bugs of ["", ...Object.keys(BUGS)]) {
+    const report = running(() => checkAcpAgent({ command: process.execPath, args: [agentFile], env: { CONFORMANCE_AGENT_BUGS: bugs } }));
+    // Awaited by its test; until then a rejection is not "unhandled".
+    report.catch(() => {});
+    reports.set(bugs, report);
+  }
+});
+
+afterAll(() => {
+  rmSync(folder, { recursive: true, force: true });
+});
+
+/** The report for `bugs`, once its check has run. */
+async function reportFor(bugs: string): Promise<CheckReport> {
+  const report = await (reports.get(bugs) as Promise<CheckReport>);
+  process.stderr.write(`CONFORMANCE_AGENT_BUGS=${bugs || "(none)"}\n${formatReport(report)}`);
+  return report;
+}
+
+/** Runs tasks given to it, at most `count` at a time. */
+function limit(count: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async (task) => {
+    while (active >= count) {
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+describe("the conformance kit against its example agent", () => {
+  it("passes the clean agent on every scenario, none skipped", { timeout: 400_000 }, async () => {
+    const report = await reportFor("");
+    expect(report.results.map((result) => result.id)).toEqual(SCENARIO_IDS);
+    expect(report.results.filter((result) => result.status !== "passed"), formatReport(report)).toEqual([]);
+  });
+
+  it.each(Object.entries(BUGS))("catches %s in exactly the scenarios meant for it", { timeout: 400_000 }, async (bug, caughtBy) => {
+    const report = await reportFor(bug);
+    expect(report.results.map((result) => result.id)).toEqual(SCENARIO_IDS);
+    const failed = report.results.filter((result) => result.status === "failed");
+    expect(failed.map((result) => result.id), formatReport(report)).toEqual(SCENARIO_IDS.filter((id) => id in caughtBy));
+    expect(report.results.filter((result) => result.status === "skipped"), formatReport(report)).toEqual([]);
+    for (const result of failed) {
+      expect(result.problem, result.id).toMatch(/\w/);
+      // Every one of these bugs is on the wire, so each failure quotes the line that shows it.
+      expect(result.line, result.id).toMatch(caughtBy[result.id] as RegExp);
+    }
+  });
+});
