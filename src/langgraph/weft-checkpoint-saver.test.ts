@@ -68,6 +68,25 @@ describe("WeftCheckpointSaver", () => {
     ]);
   });
 
+  it("keeps a task's writes all or none: the store failing mid-call (a process dying) leaves no part of them", async () => {
+    const store = new FailingStore(new MemoryStore());
+    const saver = new WeftCheckpointSaver(store);
+    const config = await startThread(saver, "t");
+    // The second store write of the call fails; the task's writes must not be half there.
+    store.failAfter = 1;
+    await saver.putWrites(config, [["messages", ["hi"]], ["branch:to:model", null], ["__error__", "boom"]], "task-a").catch(() => undefined);
+    store.failAfter = undefined;
+    const regular = (await saver.getTuple(config))?.pendingWrites?.filter(([, channel]) => channel !== "__error__");
+    expect([[], [["task-a", "messages", ["hi"]], ["task-a", "branch:to:model", null]]]).toContainEqual(regular);
+    // A task that writes more later keeps what it had and adds the rest.
+    await saver.putWrites(config, [["messages", ["hi"]], ["branch:to:model", null], ["extra", 1]], "task-a");
+    expect((await saver.getTuple(config))?.pendingWrites?.filter(([, channel]) => channel !== "__error__")).toEqual([
+      ["task-a", "messages", ["hi"]],
+      ["task-a", "branch:to:model", null],
+      ["task-a", "extra", 1],
+    ]);
+  });
+
   it("returns pending writes ordered by task path, then task id, then index", async () => {
     const saver = new WeftCheckpointSaver(new MemoryStore());
     const config = await startThread(saver, "t");
@@ -146,5 +165,29 @@ class CountingStore implements Store {
 
   private count(items: StoreItem[]) {
     this.read += items.filter((item) => item.namespace.includes("checkpoints")).length;
+  }
+}
+
+/** A store whose writes fail once `failAfter` of them have gone through, as a process dying between two writes leaves it. */
+class FailingStore implements Store {
+  failAfter: number | undefined;
+
+  constructor(private readonly inner: Store) {}
+
+  get: Store["get"] = (...args) => this.inner.get(...args);
+  search: Store["search"] = (...args) => this.inner.search(...args);
+  delete: Store["delete"] = (...args) => this.inner.delete(...args);
+  listNamespaces: Store["listNamespaces"] = (...args) => this.inner.listNamespaces(...args);
+  put: Store["put"] = (...args) => this.write(() => this.inner.put(...args));
+  compareAndPut: Store["compareAndPut"] = (...args) => this.write(() => this.inner.compareAndPut(...args));
+
+  private write<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.failAfter !== undefined) {
+      if (this.failAfter <= 0) {
+        return Promise.reject(new Error("the store went away"));
+      }
+      this.failAfter--;
+    }
+    return operation();
   }
 }

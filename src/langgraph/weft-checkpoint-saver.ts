@@ -55,6 +55,11 @@ interface CheckpointRecord {
   metadata: JsonValue;
 }
 
+/** A task's regular writes, kept as one item so they are stored all at once. */
+interface WriteBatch {
+  writes: WriteRecord[];
+}
+
 interface WriteRecord {
   task: string;
   path: string;
@@ -167,9 +172,12 @@ export class WeftCheckpointSaver extends BaseCheckpointSaver {
   }
 
   /**
-   * Keeps a task's writes against a checkpoint. Writing the same (task, index) again keeps the
-   * first value, as LangGraph expects of a task that re-runs; the special channels (errors,
-   * interrupts, resume values, which have negative indexes) are replaced instead.
+   * Keeps a task's writes against a checkpoint. A task's regular writes are one store item, so a
+   * process that dies while writing them leaves all or none: a task with some of its writes kept
+   * counts as done, and LangGraph would go on without the rest (the edge to the next node, say).
+   * Writing the same (task, index) again keeps the first value, as LangGraph expects of a task that
+   * re-runs; the special channels (errors, interrupts, resume values, which have negative indexes)
+   * are an item each and are replaced instead.
    */
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath = ""): Promise<void> {
     const thread = threadOf(config);
@@ -181,18 +189,31 @@ export class WeftCheckpointSaver extends BaseCheckpointSaver {
       throw missing("put writes", "checkpoint_id");
     }
     const where = this.writes(thread, namespaceOf(config), id);
-    await Promise.all(
-      writes.map(async ([channel, value], position) => {
-        const index = WRITES_IDX_MAP[channel] ?? position;
-        const record: WriteRecord = { task: taskId, path: taskPath, index, channel, value: await this.encode(value) };
-        const key = JSON.stringify([taskId, index]);
-        if (index < 0) {
-          await this.store.put(where, key, record as unknown as JsonValue);
-        } else {
-          await this.store.compareAndPut(where, key, record as unknown as JsonValue, { expected: 0 });
-        }
-      }),
+    const records = await Promise.all(
+      writes.map(async ([channel, value], position): Promise<WriteRecord> => ({ task: taskId, path: taskPath, index: WRITES_IDX_MAP[channel] ?? position, channel, value: await this.encode(value) })),
     );
+    await Promise.all(records.filter((record) => record.index < 0).map((record) => this.store.put(where, JSON.stringify([taskId, record.index]), record as unknown as JsonValue)));
+    const regular = records.filter((record) => record.index >= 0);
+    if (regular.length > 0) {
+      await this.addRegularWrites(where, JSON.stringify([taskId]), regular);
+    }
+  }
+
+  /** Adds the writes whose index the task's item does not hold yet, in one compare-and-put (again if another writer came first). */
+  private async addRegularWrites(where: string[], key: string, records: WriteRecord[]): Promise<void> {
+    for (;;) {
+      const existing = await this.store.get(where, key);
+      const kept = existing ? (existing.value as unknown as WriteBatch).writes : [];
+      const held = new Set(kept.map((record) => record.index));
+      const added = records.filter((record) => !held.has(record.index));
+      if (added.length === 0) {
+        return;
+      }
+      const batch: WriteBatch = { writes: [...kept, ...added] };
+      if ((await this.store.compareAndPut(where, key, batch as unknown as JsonValue, { expected: existing?.revision ?? 0 })) !== undefined) {
+        return;
+      }
+    }
   }
 
   async deleteThread(threadId: string): Promise<void> {
@@ -253,7 +274,11 @@ export class WeftCheckpointSaver extends BaseCheckpointSaver {
   /** The checkpoint's writes in `(task_path, task_id, idx)` order, the order a run applies them in. */
   private async pendingWrites(thread: string, ns: string, id: string): Promise<Array<{ task: string; channel: string; value: unknown }>> {
     const items = await this.searchAll(this.writes(thread, ns, id));
-    const records = items.map((item) => item.value as unknown as WriteRecord);
+    // A task's regular writes are one batch item; each special write is an item of its own.
+    const records = items.flatMap((item) => {
+      const value = item.value as unknown as WriteRecord | WriteBatch;
+      return "writes" in value ? value.writes : [value];
+    });
     records.sort((left, right) => compareWritesSortKeys(writesSortKey(left.path, left.task, left.index), writesSortKey(right.path, right.task, right.index)));
     return Promise.all(records.map(async ({ task, channel, value }) => ({ task, channel, value: await this.decode(value) })));
   }
