@@ -5,8 +5,10 @@
 // Sessions outlive connections: a turn goes on when its connection drops, and the next connection
 // that loads the session gets all of it.
 
+import { randomUUID } from "node:crypto";
 import { realpathSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
+import { constants as http2Constants, Http2ServerRequest, type Http2ServerResponse } from "node:http2";
 import { isAbsolute, relative, resolve } from "node:path";
 import type { Duplex } from "node:stream";
 
@@ -24,9 +26,11 @@ import type { AcpCommand } from "../slash-commands.js";
 import { DirectoryNotAllowedError } from "../request-errors.js";
 import { acpRequestListener } from "./acp-request-listener.js";
 import type { AcpHttpAuthenticate } from "./acp-http-authenticate.js";
+import { BodyBudget, type BodyBudgetLimits } from "./body-budget.js";
 import { checkOrigin } from "./check-origin.js";
 import { HttpRefusal } from "./http-refusal.js";
-import type { HttpHandlers } from "./listen-http.js";
+import type { HttpHandlers, HttpRequest, HttpResponse } from "./listen-http.js";
+import { limitRequestsInFlight, type RequestsInFlightLimits } from "./requests-in-flight.js";
 
 /** How `serveAcpHttp()` takes requests: who may call, from where, and what a connection may hold. */
 export interface AcpHttpOptions {
@@ -52,6 +56,14 @@ export interface AcpHttpOptions {
   limits?: ConnectionLimits | undefined;
   /** The largest request body read, in bytes. Default 16 MiB (the largest prompt serveAcp takes). */
   maxRequestBodyBytes?: number | undefined;
+  /**
+   * How many bytes of request bodies are held at once, per principal and in all (bodies are read
+   * whole before they are parsed). A request that would pass a limit is answered 503 with
+   * `Retry-After`, unread. Defaults: 32 MiB per principal, 128 MiB in all.
+   */
+  bodyBudget?: BodyBudgetLimits | undefined;
+  /** How many requests one connection may have the agent working on at once, and queued behind them. */
+  requests?: RequestsInFlightLimits | undefined;
   /**
    * How long a Streamable HTTP connection may go without a request or an open stream before it
    * is closed, in ms: its client is gone (a laptop that slept, a network that dropped) and will
@@ -85,6 +97,12 @@ export const REMOTE_CONNECTION_LIMITS: Required<ConnectionLimits> = {
 const ANONYMOUS: Principal = { id: "anonymous" };
 
 /**
+ * The header this server puts on each request it has let in, naming the principal it found for
+ * it; whatever a client sent under that name is overwritten.
+ */
+const PRINCIPAL_TICKET = "x-weft-principal-ticket";
+
+/**
  * Serves a graph to remote ACP clients. Put its handlers on a server of your own, or on
  * `listenHttp()`, which takes HTTP/1.1, WebSocket and HTTP/2 on one port:
  *
@@ -102,13 +120,18 @@ export function serveAcpHttp(graph: ProtocolGraph, http: AcpHttpOptions = {}, op
     checkDirectories: (principal, directories) => checkInRoots(directories, typeof roots === "function" ? roots(principal ?? ANONYMOUS) : roots),
   });
   const sdk = new SdkServer({ ...REMOTE_CONNECTION_LIMITS, ...http.limits, createAgent: () => connector(ANONYMOUS) });
-  /** The Streamable HTTP connections open now, by their Acp-Connection-Id: whose, and when last used. */
-  const connections = new Map<string, { owner: string; lastSeen: number; streams: number }>();
+  const maxRequestBodyBytes = http.maxRequestBodyBytes ?? 16 * 1024 * 1024;
+  const budget = new BodyBudget(http.bodyBudget);
+  /**
+   * The connections open now, by their Acp-Connection-Id: whose, over which transport, and (for
+   * Streamable HTTP) when last used. An id not here, or not the caller's, names no connection.
+   */
+  const connections = new Map<string, { owner: string; transport: "http" | "websocket"; lastSeen: number; streams: number }>();
   const idleMs = http.idleConnectionMs ?? 120_000;
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const [id, connection] of connections) {
-      if (connection.streams === 0 && now - connection.lastSeen > idleMs) {
+      if (connection.transport === "http" && connection.streams === 0 && now - connection.lastSeen > idleMs) {
         connections.delete(id);
         logger.info("Closing an idle connection", { connectionId: id, owner: connection.owner });
         void sdk.handleRequest(new Request(`http://localhost${endpoint}`, { method: "DELETE", headers: { "acp-connection-id": id } })).catch(() => undefined);
@@ -123,7 +146,7 @@ export function serveAcpHttp(graph: ProtocolGraph, http: AcpHttpOptions = {}, op
     return {
       opened,
       connect: (stream: Stream, connectOptions?: unknown) => {
-        const connection = agent.connect(stream, { principal }, connectOptions);
+        const connection = agent.connect(limitRequestsInFlight(stream, http.requests), { principal }, connectOptions);
         void connection.closed.then(() => {
           if (opened.id !== undefined) {
             connections.delete(opened.id);
@@ -134,8 +157,11 @@ export function serveAcpHttp(graph: ProtocolGraph, http: AcpHttpOptions = {}, op
     };
   };
 
-  /** Who is calling, or the answer that refuses them. */
+  /** Who is calling, from the request's headers alone, or the answer that refuses them. */
   const caller = async (request: Request): Promise<Principal | Response> => {
+    if (new URL(request.url).pathname !== endpoint) {
+      return new Response("Not found.", { status: 404 });
+    }
     if (!checkOrigin(request, http.origins)) {
       return new Response("This server does not take requests from that page.", { status: 403 });
     }
@@ -153,63 +179,109 @@ export function serveAcpHttp(graph: ProtocolGraph, http: AcpHttpOptions = {}, op
     }
   };
 
-  // The SDK's Node adapter reads the request and writes the answer; in between, this sees the
-  // request first: who is calling, and whether the connection it names is theirs.
+  /** The principals of requests let in and not yet handed to the SDK, by the ticket their request carries. */
+  const tickets = new Map<string, Principal>();
+
+  // The SDK's Node adapter reads the body and writes the answer; in between, this sees the request
+  // first: whether the connection it names is the caller's, over Streamable HTTP.
   const gate = {
     handleRequest: async (request: Request): Promise<Response> => {
-      if (new URL(request.url).pathname !== endpoint) {
-        return new Response("Not found.", { status: 404 });
-      }
-      const principal = await caller(request);
-      if (principal instanceof Response) {
-        return principal;
+      const ticket = request.headers.get(PRINCIPAL_TICKET) ?? "";
+      const principal = tickets.get(ticket);
+      tickets.delete(ticket);
+      if (!principal) {
+        return new Response("This request was not let in.", { status: 500 });
       }
       const connectionId = request.headers.get("acp-connection-id");
       if (connectionId !== null) {
         const connection = connections.get(connectionId);
-        // Someone else's connection is answered as one that does not exist.
-        if (connection && connection.owner !== principal.id) {
-          return new Response("Unknown connection.", { status: 404 });
+        // Someone else's connection, or a WebSocket's (which takes messages on its socket only),
+        // is answered as one that does not exist.
+        if (!connection || connection.owner !== principal.id || connection.transport !== "http") {
+          return new Response("Unknown Acp-Connection-Id", { status: 404 });
         }
-        const response = await sdk.handleRequest(request);
-        return connection ? inUse(connection, response) : response;
+        return inUse(connection, await sdk.handleRequest(request));
       }
       const made = connector(principal);
       const response = await sdk.handleRequest(request, { createAgent: () => made });
       const id = response.headers.get("acp-connection-id");
       if (id !== null) {
         made.opened.id = id;
-        connections.set(id, { owner: principal.id, lastSeen: Date.now(), streams: 0 });
+        connections.set(id, { owner: principal.id, transport: "http", lastSeen: Date.now(), streams: 0 });
       }
       return response;
     },
   };
-  const handleRequest = acpRequestListener(gate as unknown as SdkServer, { maxRequestBodyBytes: http.maxRequestBodyBytes ?? 16 * 1024 * 1024 });
+  const sdkRequest = acpRequestListener(gate as unknown as SdkServer, { maxRequestBodyBytes });
+
+  /**
+   * Checks the caller from the headers before a byte of the body is read: a refused request is
+   * answered and its connection closed (HTTP/1.1) or its stream reset (HTTP/2), its body never
+   * held. A request let in sets aside room for its body, then goes to the SDK's handler.
+   */
+  const admit = async (request: HttpRequest, response: HttpResponse): Promise<void> => {
+    const principal = await caller(headersOnly(request));
+    if (principal instanceof Response) {
+      await refuse(request, response, principal);
+      return;
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      const declared = Number(request.headers["content-length"]);
+      // A body over the limit is refused by the SDK unread; one of unknown length may grow to it.
+      const size = Number.isSafeInteger(declared) && declared >= 0 ? (declared > maxRequestBodyBytes ? 0 : declared) : maxRequestBodyBytes;
+      const release = budget.reserve(principal.id, size);
+      if (!release) {
+        logger.warn("Refused a request: too many bodies being read", { principal: principal.id, bytes: size });
+        await refuse(request, response, new Response("Too many request bodies are being read for you at once; try again shortly.", { status: 503, headers: { "retry-after": "1" } }));
+        return;
+      }
+      response.once("close", release);
+    }
+    const ticket = randomUUID();
+    tickets.set(ticket, principal);
+    response.once("close", () => tickets.delete(ticket));
+    request.headers[PRINCIPAL_TICKET] = ticket;
+    sdkRequest(request, response);
+  };
+  const handleRequest: HttpHandlers["request"] = (request, response) => {
+    admit(request, response).catch((error: unknown) => {
+      logger.error("A request failed before it was read", { error: String(error) });
+      if (!response.headersSent) {
+        response.statusCode = 500;
+      }
+      response.end();
+    });
+  };
 
   let sockets: { WebSocketServer: new (options: { noServer: true; maxPayload: number }) => NodeWebSocketServer } | undefined;
   let webSockets: NodeWebSocketServer | undefined;
   const handleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on("error", () => socket.destroy());
     void (async () => {
-      const url = new URL(request.url ?? "/", "http://localhost");
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(request.headers)) {
-        if (typeof value === "string") {
-          headers.set(name, value);
-        } else if (Array.isArray(value)) {
-          headers.set(name, value.join(", "));
-        }
-      }
-      const principal = url.pathname === endpoint ? await caller(new Request(url, { headers })) : new Response("Not found.", { status: 404 });
+      const principal = await caller(headersOnly(request));
       if (principal instanceof Response) {
         refuseUpgrade(socket, principal);
         return;
       }
       sockets ??= (await import("ws")) as unknown as typeof sockets;
       // Messages over the limit would close the connection as over its buffer anyway.
-      webSockets ??= new sockets!.WebSocketServer({ noServer: true, maxPayload: http.maxRequestBodyBytes ?? 16 * 1024 * 1024 });
+      webSockets ??= new sockets!.WebSocketServer({ noServer: true, maxPayload: maxRequestBodyBytes });
       const made = connector(principal);
-      const server = { prepareWebSocketUpgrade: () => sdk.prepareWebSocketUpgrade({ createAgent: () => made }) };
+      const server = {
+        prepareWebSocketUpgrade: () => {
+          const upgrade = sdk.prepareWebSocketUpgrade({ createAgent: () => made });
+          const id = upgrade.connectionId;
+          made.opened.id = id;
+          connections.set(id, { owner: principal.id, transport: "websocket", lastSeen: Date.now(), streams: 0 });
+          return {
+            ...upgrade,
+            reject: () => {
+              connections.delete(id);
+              upgrade.reject();
+            },
+          };
+        },
+      };
       createNodeWebSocketUpgradeHandler(server as unknown as SdkServer, webSockets)(request, socket, head);
     })().catch((error: unknown) => {
       logger.error("A WebSocket upgrade failed", { error: String(error) });
@@ -297,6 +369,41 @@ function checkInRoots(directories: readonly string[], roots: readonly string[]):
       throw new DirectoryNotAllowedError(directory);
     }
   }
+}
+
+/** A request as its headers alone tell it, for deciding who calls before the body is read. */
+function headersOnly(request: HttpRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    // HTTP/2's pseudo-headers (`:path` …) are not header names a web Request takes.
+    if (name.startsWith(":") || name === PRINCIPAL_TICKET) {
+      continue;
+    }
+    if (typeof value === "string") {
+      headers.set(name, value);
+    } else if (Array.isArray(value)) {
+      headers.set(name, value.join(", "));
+    }
+  }
+  return new Request(new URL(request.url ?? "/", "http://localhost"), { headers });
+}
+
+/**
+ * Answers a request with a refusal without reading its body: over HTTP/1.1 the connection then
+ * closes (Node throws away what arrives meanwhile, and a client still sending a second later is
+ * cut off); over HTTP/2 the stream is reset, which tells the client to stop sending.
+ */
+async function refuse(request: HttpRequest, response: HttpResponse, answer: Response): Promise<void> {
+  const body = await answer.text();
+  response.statusCode = answer.status;
+  answer.headers.forEach((value, name) => response.setHeader(name, value));
+  if (request instanceof Http2ServerRequest) {
+    const stream = (response as Http2ServerResponse).stream;
+    response.end(body, () => stream.close(http2Constants.NGHTTP2_NO_ERROR));
+    return;
+  }
+  response.setHeader("connection", "close");
+  response.end(body, () => setTimeout(() => request.socket.destroy(), 1000).unref());
 }
 
 /** Answers an upgrade with a refusal, on the socket itself, and closes it. */
