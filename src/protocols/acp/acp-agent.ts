@@ -12,6 +12,7 @@ import { silentLogger } from "../../types/logger.js";
 import type { Principal } from "../../types/principal.js";
 import type { ProtocolGraph } from "../shared.js";
 import { LiveSession } from "./acp-session.js";
+import { checkInRoots } from "./check-in-roots.js";
 import { type AcpConfigOption, ConfigOptions } from "./config-options.js";
 import { toAcpContentBlock } from "./content.js";
 import type { AcpClientCapabilities, AcpConnection } from "./editor-bridge.js";
@@ -41,8 +42,12 @@ export interface AcpServing {
    * them: another is told they do not exist. Otherwise (stdio) a connection's end stops its sessions.
    */
   shared: boolean;
-  /** Checks a session's directories for the principal opening it; throws when one is not allowed. */
-  checkDirectories?: ((principal: Principal | undefined, directories: readonly string[]) => void) | undefined;
+  /**
+   * The directories a principal's sessions are kept in (served remotely): a session's `cwd` and
+   * other directories must really lead inside one when it opens, and every path its tools resolve
+   * must stay inside one, wherever its directories lead by then. None over stdio.
+   */
+  roots?: ((principal: Principal | undefined) => readonly string[]) | undefined;
 }
 
 /** One connection's side: who is calling, and how to write a replay's lines to it. */
@@ -134,8 +139,11 @@ export class AcpAgent {
         throw new SessionNotFoundError(sessionId);
       }
     };
-    const checkDirectories = (cwd: string, directories: readonly string[] | undefined) => {
-      this.serving.checkDirectories?.(principal, [cwd, ...(directories ?? [])]);
+    const checkDirectories = async (cwd: string, directories: readonly string[] | undefined) => {
+      const roots = this.serving.roots?.(principal);
+      if (roots) {
+        await checkInRoots([cwd, ...(directories ?? [])], roots);
+      }
     };
     // Every handler answers what it throws through toRequestError(); errors it does not know are logged.
     const unexpected = (error: unknown) => logger.error("A request failed", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
@@ -201,9 +209,9 @@ export class AcpAgent {
         answer.returning();
       }
     };
-    const checkOpening = (params: acp.LoadSessionRequest | acp.ResumeSessionRequest) => {
+    const checkOpening = async (params: acp.LoadSessionRequest | acp.ResumeSessionRequest) => {
       checkCwd(params.cwd);
-      checkDirectories(params.cwd, additionalDirectories(params.cwd, params.additionalDirectories));
+      await checkDirectories(params.cwd, additionalDirectories(params.cwd, params.additionalDirectories));
     };
 
     app
@@ -244,7 +252,7 @@ export class AcpAgent {
         }
         checkCwd(params.cwd);
         const directories = additionalDirectories(params.cwd, params.additionalDirectories);
-        checkDirectories(params.cwd, directories);
+        await checkDirectories(params.cwd, directories);
         const record: AcpSessionRecord = {
           info: sessionInfo(`sess_${randomUUID().replaceAll("-", "")}`, params.cwd, params.mcpServers ?? [], directories, owner),
           history: [],
@@ -273,7 +281,7 @@ export class AcpAgent {
         }
       }))
       .onRequest(acp.methods.agent.session.load, handle(async ({ params }) => {
-        checkOpening(params);
+        await checkOpening(params);
         const joined = joinable(params);
         if (joined) {
           // Open elsewhere too: this connection gets the conversation and the turn going on, then
@@ -302,7 +310,7 @@ export class AcpAgent {
         }
       }))
       .onRequest(acp.methods.agent.session.resume, handle(async ({ params }) => {
-        checkOpening(params);
+        await checkOpening(params);
         const joined = joinable(params);
         if (joined) {
           return openHere(joined, () => Promise.resolve(joined.clients.attach(link)));
@@ -511,6 +519,10 @@ export class AcpAgent {
       request: request as AcpConnection["request"],
       capabilities: () => latest()?.capabilities() ?? {},
       session: (sessionId) => this.sessions.get(sessionId)?.info,
+      bounds: (sessionId) => {
+        const session = this.sessions.get(sessionId);
+        return session && this.serving.roots?.(session.principal);
+      },
       notify: async (sessionId, text) => {
         await this.sessions.get(sessionId)?.say(text);
       },

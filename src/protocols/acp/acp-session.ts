@@ -8,6 +8,8 @@
 
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 
+import type { Principal } from "../../types/principal.js";
+
 import { carryOnTurn } from "./carry-on.js";
 import { createMessageId } from "../../graph/messages.js";
 import type { AcpContentBlock } from "./content.js";
@@ -41,6 +43,11 @@ export class LiveSession {
 
   get info(): AcpSessionInfo {
     return this.parts.session.info;
+  }
+
+  /** Who the session's turns run for: the principal of the connection that opened it. */
+  get principal(): Principal | undefined {
+    return this.parts.settings.principal;
   }
 
   /** The session's config values and mode (see session-config.ts). */

@@ -39,6 +39,12 @@ export interface AcpConnection {
   capabilities(): AcpClientCapabilities;
   /** A session's directory and MCP servers. */
   session(sessionId: string): AcpSessionInfo | undefined;
+  /**
+   * The directories a session's tools must stay inside, wherever its own directories lead by
+   * now: served remotely, the server's roots for the person the session is for; undefined over
+   * stdio, where the editor's directories are the session's to use.
+   */
+  bounds?(sessionId: string): readonly string[] | undefined;
   /** Shows the person a message in a session, outside any turn's reply. */
   notify?(sessionId: string, text: string): Promise<void>;
   /**

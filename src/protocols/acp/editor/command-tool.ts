@@ -34,7 +34,7 @@ export function commandTool(access: EditorAccess, options: { ask: boolean }): To
     },
     approvalScope: ({ command }) => commandApprovalScope(command),
     execute: async ({ command, timeout_ms: timeoutMs }, context) => {
-      const cwd = access.cwd(context.threadId);
+      const cwd = await access.commandCwd(context.threadId);
       const timeout = Math.min(timeoutMs ?? access.limits.commandTimeoutMs, access.limits.commandTimeoutMs);
       const shell = isWindowsPath(cwd) ? { command: "cmd.exe", args: ["/d", "/s", "/c", command] } : { command: "/bin/sh", args: ["-c", command] };
       const result = access.hasTerminal()

@@ -1,5 +1,6 @@
-// What the editor tools need from the bridge: the session's directories, what the editor can do, a
-// way to ask it, and the output limits an integrator set.
+// What the editor tools need from the bridge: the session's directories (and the bounds they are
+// held in when served remotely), what the editor can do, a way to ask it, and the output limits an
+// integrator set.
 
 import type { ClientRequestMethod, ClientRequestParamsByMethod, ClientRequestResponsesByMethod } from "@agentclientprotocol/sdk";
 
@@ -7,6 +8,7 @@ import { WeftError } from "../../../errors/weft-error.js";
 import type { AcpConnection } from "../editor-bridge.js";
 import type { AcpSessionInfo } from "../session-store.js";
 import { EditorRequestError } from "./editor-request-error.js";
+import { type ResolvedPath, resolvePath } from "./session-paths.js";
 
 export interface EditorLimits {
   /** The most characters of a tool's output the model sees (head and tail are kept). Default 40,000. */
@@ -40,6 +42,32 @@ export class EditorAccess {
   roots(sessionId: string): string[] {
     const session = this.session(sessionId);
     return [session.cwd, ...(session.additionalDirectories ?? [])];
+  }
+
+  /**
+   * The directories the session's paths must stay inside whatever its own lead to (the server's
+   * roots for the person it is for, when served remotely); undefined over stdio.
+   */
+  bounds(sessionId: string): readonly string[] | undefined {
+    this.session(sessionId);
+    return this.connection?.bounds?.(sessionId);
+  }
+
+  /** Where a path a tool was given really leads: inside the session's directories and its bounds (see resolvePath). */
+  resolve(sessionId: string, path: string): Promise<ResolvedPath> {
+    return resolvePath(this.roots(sessionId), path, this.bounds(sessionId));
+  }
+
+  /**
+   * The directory a command runs in: the session's own, or, when the session has bounds, the real
+   * place it leads to, refused (a PathOutsideError) when that is outside them.
+   */
+  async commandCwd(sessionId: string): Promise<string> {
+    const bounds = this.bounds(sessionId);
+    if (!bounds) {
+      return this.cwd(sessionId);
+    }
+    return (await resolvePath(this.roots(sessionId), this.cwd(sessionId), bounds)).real;
   }
 
   private session(sessionId: string): AcpSessionInfo {

@@ -19,7 +19,7 @@ import { openChecked, readChecked, writeChecked } from "./disk-files.js";
 import type { EditorAccess } from "./editor-access.js";
 import { globToRegExp } from "./ignore-rules.js";
 import { fileApprovalScope } from "./path-scope.js";
-import { namedPath, PathOutsideError, type ResolvedPath, resolvePath, shownPath } from "./session-paths.js";
+import { namedPath, PathOutsideError, type ResolvedPath, shownPath } from "./session-paths.js";
 import { type WalkEntry, walkFiles } from "./walk-files.js";
 
 /** The largest file search_files reads. */
@@ -52,7 +52,7 @@ async function writeText(access: EditorAccess, sessionId: string, target: Resolv
 
 /** A file to read or change: refuses a directory or a special file before anything is asked. */
 async function fileTarget(access: EditorAccess, sessionId: string, path: string): Promise<ResolvedPath> {
-  const target = await resolvePath(access.roots(sessionId), path);
+  const target = await access.resolve(sessionId, path);
   if (target.kind === "directory") {
     throw new Error(`${path} is a directory; use list_files to see what is in it.`);
   }
@@ -239,7 +239,7 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
     input: z.object({ path: z.string().optional().describe("A directory, relative to the project directory. Default: the project directory."), recursive: z.boolean().optional() }),
     title: ({ path }) => `List ${path ?? "."}`,
     execute: async ({ path, recursive }, context) => {
-      const target = await resolvePath(access.roots(context.threadId), path ?? ".");
+      const target = await access.resolve(context.threadId, path ?? ".");
       if (target.kind === "missing") {
         throw new Error(`${path ?? "."} does not exist.`);
       }
@@ -276,7 +276,7 @@ export function fileTools(access: EditorAccess, options: { ask: boolean }): Tool
     }),
     title: ({ pattern }) => `Search ${pattern}`,
     execute: async ({ pattern, path, glob, ignore_case: ignoreCase }, context) => {
-      const target = await resolvePath(access.roots(context.threadId), path ?? ".");
+      const target = await access.resolve(context.threadId, path ?? ".");
       if (target.kind === "missing") {
         throw new Error(`${path ?? "."} does not exist.`);
       }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
-import { namedPath, PathLoopError, PathOutsideError, resolveInside, resolveOnDisk, resolvePath } from "./session-paths.js";
+import { namedPath, PathLoopError, PathOutsideError, realPlace, resolveInside, resolveOnDisk, resolvePath, withinAny } from "./session-paths.js";
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "weft-paths-")));
 const outside = realpathSync(mkdtempSync(join(tmpdir(), "weft-outside-")));
@@ -90,6 +90,13 @@ describe("resolvePath", () => {
     await expect(resolvePath(root, "link/../x.txt")).rejects.toBeInstanceOf(PathOutsideError);
   });
 
+  it("walks a name again after a .. out of a place that does not exist, so a link there is followed", async () => {
+    // Read as text from `nothing/..` on, "link" would be a name like any other and the path inside.
+    await expect(resolvePath(root, "nothing/../link/secret.txt")).rejects.toMatchObject({ code: "path_outside", throughLink: true, leadsTo: outside });
+    await expect(resolvePath(root, "nothing/deeper/../../real/file.txt")).resolves.toMatchObject({ real: join(root, "real/file.txt"), kind: "file" });
+    await expect(resolvePath(root, "nothing/../real/new.txt")).resolves.toMatchObject({ real: join(root, "real/new.txt"), kind: "missing" });
+  });
+
   it("refuses a loop of links", async () => {
     symlinkSync("loop-b", join(root, "loop-a"));
     symlinkSync("loop-a", join(root, "loop-b"));
@@ -173,5 +180,106 @@ describe("resolvePath with the session's other directories", () => {
     await expect(resolvePath(windows, "d:/shared/b.ts")).resolves.toMatchObject({ root: "D:\\shared", primary: false, real: "d:\\shared\\b.ts" });
     await expect(resolvePath(windows, "E:\\elsewhere\\c.ts")).rejects.toBeInstanceOf(PathOutsideError);
     await expect(resolvePath(windows, "..\\shared\\b.ts")).rejects.toBeInstanceOf(PathOutsideError);
+  });
+});
+
+describe("resolvePath within bounds", () => {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), "weft-bounds-")));
+  const away = realpathSync(mkdtempSync(join(tmpdir(), "weft-away-")));
+  const bounds = [base];
+  afterAll(() => {
+    rmSync(base, { recursive: true, force: true });
+    rmSync(away, { recursive: true, force: true });
+  });
+  mkdirSync(join(base, "project", "src"), { recursive: true });
+  mkdirSync(join(base, "extra"), { recursive: true });
+  mkdirSync(join(away, "here"));
+  symlinkSync(away, join(base, "out"));
+  symlinkSync(join(away, "gone"), join(base, "dangling"));
+  symlinkSync(join(base, "project"), join(base, "alias"));
+
+  it("resolves paths as without bounds while the session's directories really lead inside them", async () => {
+    await expect(resolvePath([join(base, "project"), join(base, "extra")], "src/a.ts", bounds)).resolves.toEqual({ root: join(base, "project"), primary: true, real: join(base, "project/src/a.ts"), linked: false, kind: "missing" });
+    await expect(resolvePath(join(base, "alias"), "src", bounds)).resolves.toMatchObject({ root: join(base, "project"), kind: "directory" });
+    // A session in a directory not made yet, whose real parent is inside.
+    await expect(resolvePath(join(base, "later"), "notes.md", bounds)).resolves.toMatchObject({ real: join(base, "later/notes.md"), kind: "missing" });
+  });
+
+  it("refuses every path of a session whose own directory now leads out, which it would follow without bounds", async () => {
+    for (const directory of [join(base, "out"), join(base, "out", "here"), join(base, "out", "not-yet"), join(base, "dangling"), join(base, "dangling", "deeper")]) {
+      await expect(resolvePath(directory, "x.txt", bounds)).rejects.toMatchObject({ code: "path_outside", outOfBounds: true });
+      await expect(resolvePath(directory, ".", bounds)).rejects.toMatchObject({ outOfBounds: true });
+      await expect(resolvePath(directory, join(directory, "x.txt"), bounds)).rejects.toMatchObject({ outOfBounds: true });
+    }
+    await expect(resolvePath(join(base, "out", "here"), "x.txt", bounds)).rejects.toThrow("outside the directories this server lets the session use");
+    // Over stdio (no bounds) the editor's directory is the session's, wherever it leads.
+    await expect(resolvePath(join(base, "out", "here"), "x.txt")).resolves.toMatchObject({ real: join(away, "here/x.txt") });
+    await expect(resolvePath(join(base, "dangling"), "x.txt")).resolves.toMatchObject({ real: join(away, "gone/x.txt") });
+  });
+
+  it("leaves out another directory of the session that now leads out, and keeps the rest", async () => {
+    const roots = [join(base, "project"), join(base, "out", "here")];
+    await expect(resolvePath(roots, join(base, "out", "here", "x.txt"), bounds)).rejects.toMatchObject({ code: "path_outside" });
+    await expect(resolvePath(roots, join(away, "here", "x.txt"), bounds)).rejects.toMatchObject({ code: "path_outside" });
+    await expect(resolvePath(roots, "src/a.ts", bounds)).resolves.toMatchObject({ real: join(base, "project/src/a.ts") });
+    await expect(resolvePath(roots, join(base, "out", "here", "x.txt"))).resolves.toMatchObject({ real: join(away, "here/x.txt") });
+  });
+});
+
+describe("realPlace", () => {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), "weft-place-")));
+  const away = realpathSync(mkdtempSync(join(tmpdir(), "weft-away-")));
+  afterAll(() => {
+    rmSync(base, { recursive: true, force: true });
+    rmSync(away, { recursive: true, force: true });
+  });
+  mkdirSync(join(base, "real"));
+  mkdirSync(join(away, "inner"));
+  symlinkSync(away, join(base, "out"));
+  symlinkSync(join(away, "gone", "deep"), join(base, "dangling"));
+  symlinkSync("real", join(base, "relative"));
+  symlinkSync("loop-b", join(base, "loop-a"));
+  symlinkSync("loop-a", join(base, "loop-b"));
+
+  it("is the real path of what exists", async () => {
+    expect(await realPlace(join(base, "real"))).toBe(join(base, "real"));
+    expect(await realPlace(join(base, "relative"))).toBe(join(base, "real"));
+    expect(await realPlace(join(base, "out", "inner"))).toBe(join(away, "inner"));
+  });
+
+  it("appends what does not exist to the real place above it, following links on the way", async () => {
+    expect(await realPlace(join(base, "real", "a", "b"))).toBe(join(base, "real", "a", "b"));
+    expect(await realPlace(join(base, "relative", "new"))).toBe(join(base, "real", "new"));
+    expect(await realPlace(join(base, "out", "not-yet", "deeper"))).toBe(join(away, "not-yet", "deeper"));
+  });
+
+  it("follows a dangling link to its target", async () => {
+    expect(await realPlace(join(base, "dangling"))).toBe(join(away, "gone", "deep"));
+    expect(await realPlace(join(base, "dangling", "x"))).toBe(join(away, "gone", "deep", "x"));
+  });
+
+  it("reads .. as the system does: after a link from where it led, after a missing name from its parent", async () => {
+    expect(await realPlace(`${join(base, "out", "inner")}/../new`)).toBe(join(away, "new"));
+    expect(await realPlace(`${join(base, "nothing")}/../out/new`)).toBe(join(away, "new"));
+    expect(await realPlace(`${join(base, "real")}/../real/x`)).toBe(join(base, "real", "x"));
+  });
+
+  it("rejects a loop of links", async () => {
+    await expect(realPlace(join(base, "loop-a", "x"))).rejects.toBeInstanceOf(PathLoopError);
+  });
+
+  it("only normalizes a path of the other flavour", async () => {
+    expect(await realPlace("C:\\repo\\a\\..\\b")).toBe("C:\\repo\\b");
+  });
+});
+
+describe("withinAny", () => {
+  it("takes a directory itself and what is below it, not a look-alike sibling or a parent", () => {
+    expect(withinAny(["/srv/a", "/srv/b"], "/srv/b")).toBe(true);
+    expect(withinAny(["/srv/a"], "/srv/a/x/y")).toBe(true);
+    expect(withinAny(["/srv/a"], "/srv/ab")).toBe(false);
+    expect(withinAny(["/srv/a"], "/srv")).toBe(false);
+    expect(withinAny([], "/srv")).toBe(false);
+    expect(withinAny(["C:\\Repo"], "c:\\repo\\x")).toBe(true);
   });
 });

@@ -6,7 +6,7 @@
 // hand the system (or the editor) a path with a link in it.
 
 import { lstat, readlink, realpath } from "node:fs/promises";
-import { posix, win32 } from "node:path";
+import { posix, resolve, win32 } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { hasMarker, WeftError } from "../../../errors/weft-error.js";
@@ -31,12 +31,16 @@ export class PathOutsideError extends WeftError {
     readonly throughLink = false,
     /** The session's other directories, which it is outside of too. */
     readonly others: readonly string[] = [],
+    /** True when it is outside the bounds the session is kept in (the server's roots), wherever the session's directories lead. */
+    readonly outOfBounds = false,
   ) {
     super(
       "path_outside",
-      others.length === 0
-        ? `Refused: ${JSON.stringify(requested)} is outside the session's directory ${root}.`
-        : `Refused: ${JSON.stringify(requested)} is outside the session's directories ${[root, ...others].join(", ")}.`,
+      outOfBounds
+        ? `Refused: ${JSON.stringify(requested)} leads to ${leadsTo ?? "a place"}, outside the directories this server lets the session use.`
+        : others.length === 0
+          ? `Refused: ${JSON.stringify(requested)} is outside the session's directory ${root}.`
+          : `Refused: ${JSON.stringify(requested)} is outside the session's directories ${[root, ...others].join(", ")}.`,
     );
     this.name = "PathOutsideError";
   }
@@ -147,16 +151,22 @@ function below(flavour: typeof posix, root: string, path: string): string[] | un
  * under. A dangling link is followed too: writing through it would create its target, so its
  * target must be inside.
  *
+ * `bounds`, when given (a session served remotely: the server's roots for the person it is
+ * for), hold the session in whatever its own directories lead to now: a directory of the session
+ * that really leads outside every bound is left out, and when that is its own directory (the base
+ * of relative paths) every path is refused. Over stdio there are none: the editor's directories
+ * are the session's to use wherever they lead.
+ *
  * Directories of the other flavour (Windows ones on a POSIX machine) are only checked as text.
  */
-export async function resolvePath(roots: SessionRoots, requested: string): Promise<ResolvedPath> {
-  const given = typeof roots === "string" ? [roots] : [...roots];
-  const primary = given[0];
+export async function resolvePath(roots: SessionRoots, requested: string, bounds?: readonly string[]): Promise<ResolvedPath> {
+  const listed = typeof roots === "string" ? [roots] : [...roots];
+  const primary = listed[0];
   if (primary === undefined) {
     throw new WeftError("no_session", "A path was resolved with no session directory.");
   }
   const flavour = flavourOf(primary);
-  const others = given.slice(1);
+  const others = listed.slice(1);
   const outside = (leadsTo: string, throughLink: boolean) => new PathOutsideError(requested, primary, leadsTo, throughLink, others);
   const path = fromUri(requested, flavour === win32);
   if (flavour === posix && isWindowsPath(path)) {
@@ -167,13 +177,30 @@ export async function resolvePath(roots: SessionRoots, requested: string): Promi
   if ((flavour === win32) !== (process.platform === "win32")) {
     // Only the text can be checked.
     const absolute = asText(primary);
-    const index = given.findIndex((root) => inside(flavour, root, absolute));
+    const index = listed.findIndex((root) => inside(flavour, root, absolute));
     if (index === -1) {
       throw outside(absolute, false);
     }
-    return { root: given[index] as string, primary: index === 0, real: absolute, linked: false, kind: "missing" };
+    if (bounds && !withinAny(bounds, absolute)) {
+      throw new PathOutsideError(requested, primary, absolute, false, others, true);
+    }
+    return { root: listed[index] as string, primary: index === 0, real: absolute, linked: false, kind: "missing" };
   }
-  const realRoots = await Promise.all(given.map((root) => realpath(root).catch(() => flavour.resolve(root))));
+  let given = listed;
+  let realRoots = await Promise.all(listed.map(realPlace));
+  let realBounds: string[] | undefined;
+  if (bounds) {
+    realBounds = await Promise.all(bounds.map(realPlace));
+    const kept = realRoots.map((root) => withinAny(realBounds as string[], root));
+    if (!kept[0]) {
+      // Its own directory leads out: name where the path would be, read from where that leads.
+      const place = realRoots[0] as string;
+      const named = asText(primary);
+      throw new PathOutsideError(requested, primary, inside(flavour, primary, named) ? flavour.join(place, flavour.relative(primary, named)) : place, true, others, true);
+    }
+    given = listed.filter((_, index) => kept[index]);
+    realRoots = realRoots.filter((_, index) => kept[index]);
+  }
   const realPrimary = realRoots[0] as string;
   const insideAny = (place: string) => realRoots.some((root) => inside(flavour, root, place));
   let start: string[];
@@ -220,8 +247,17 @@ export async function resolvePath(roots: SessionRoots, requested: string): Promi
         kind = "directory";
         continue;
       }
+      if (missing && !realRoots.includes(parent)) {
+        // Climbing out of a place that does not exist (yet) may land on one that does, and that may
+        // be a link now: walk the parent's name again instead of taking it as text.
+        current = flavour.dirname(parent);
+        pending.push(flavour.basename(parent));
+        missing = false;
+        continue;
+      }
       current = parent;
-      kind = missing ? "missing" : "directory";
+      missing = false;
+      kind = "directory";
       continue;
     }
     const next = flavour.join(current, name);
@@ -266,8 +302,44 @@ export async function resolvePath(roots: SessionRoots, requested: string): Promi
       missing = kind !== "directory" && pending.length > 0;
     }
   }
+  if (realBounds && !withinAny(realBounds, current)) {
+    throw new PathOutsideError(requested, primary, current, linked, others, true);
+  }
   const root = inside(flavour, realPrimary, current) ? realPrimary : deepest(flavour, realRoots, current);
   return { root, primary: root === realPrimary, real: current, linked, kind };
+}
+
+/**
+ * Where an absolute path really leads on this machine, as resolvePath reads it: every link on
+ * the way followed (a dangling one to its target, where writing through it would create
+ * something), and the part that does not exist yet appended to the real place above it, with a
+ * `..` after a link climbing from where the link led. A relative path is read from the process's
+ * directory; one of the other flavour is only normalized. Rejects with a PathLoopError for a loop
+ * of links, and with the system's error when a directory on the way cannot be read.
+ */
+export async function realPlace(path: string): Promise<string> {
+  const absolute = posix.isAbsolute(path) || isWindowsPath(path) ? path : resolve(path);
+  const flavour = flavourOf(absolute);
+  if ((flavour === win32) !== (process.platform === "win32")) {
+    return flavour.normalize(absolute);
+  }
+  try {
+    return await realpath(absolute);
+  } catch {
+    // Missing, or through a dangling link: walk it from the top of the file system, inside which
+    // nothing is refused.
+  }
+  const top = flavour.parse(flavour.normalize(absolute)).root;
+  return top === flavour.normalize(absolute) ? top : (await resolvePath(top, absolute)).real;
+}
+
+/**
+ * True when `place` is one of `directories` or below one, compared as text in their flavour (a
+ * Windows directory compares in any case). Give real paths, such as realPlace's, to ask where a
+ * path really is.
+ */
+export function withinAny(directories: readonly string[], place: string): boolean {
+  return directories.some((directory) => inside(flavourOf(directory), directory, place));
 }
 
 /**

@@ -6,10 +6,8 @@
 // that loads the session gets all of it.
 
 import { randomUUID } from "node:crypto";
-import { realpathSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { constants as http2Constants, Http2ServerRequest, type Http2ServerResponse } from "node:http2";
-import { isAbsolute, relative, resolve } from "node:path";
 import type { Duplex } from "node:stream";
 
 import type { Stream } from "@agentclientprotocol/sdk";
@@ -23,7 +21,6 @@ import { AcpAgent } from "../acp-agent.js";
 import type { AcpOptions } from "../acp-options.js";
 import type { AcpConfigValues } from "../config-options.js";
 import type { AcpCommand } from "../slash-commands.js";
-import { DirectoryNotAllowedError } from "../request-errors.js";
 import { acpRequestListener } from "./acp-request-listener.js";
 import type { AcpHttpAuthenticate } from "./acp-http-authenticate.js";
 import { BodyBudget, type BodyBudgetLimits } from "./body-budget.js";
@@ -41,8 +38,11 @@ export interface AcpHttpOptions {
    */
   authenticate?: AcpHttpAuthenticate | undefined;
   /**
-   * The directories a principal's sessions may be opened in (their `cwd` and other directories
-   * must lie inside one). Defaults to the directory the process started in.
+   * The directories a principal's sessions may be opened in and work in: their `cwd` and other
+   * directories must really lead inside one (links followed, and a directory not made yet by the
+   * real place it would be made in), and every path their tools resolve stays inside one, even
+   * after a directory of the session is swapped for a link that points out. Defaults to the
+   * directory the process started in.
    */
   roots?: readonly string[] | ((principal: Principal) => readonly string[]) | undefined;
   /**
@@ -117,7 +117,7 @@ export function serveAcpHttp(graph: ProtocolGraph, http: AcpHttpOptions = {}, op
   const roots = http.roots ?? [process.cwd()];
   const agent = new AcpAgent(graph, options, {
     shared: true,
-    checkDirectories: (principal, directories) => checkInRoots(directories, typeof roots === "function" ? roots(principal ?? ANONYMOUS) : roots),
+    roots: (principal) => (typeof roots === "function" ? roots(principal ?? ANONYMOUS) : roots),
   });
   const sdk = new SdkServer({ ...REMOTE_CONNECTION_LIMITS, ...http.limits, createAgent: () => connector(ANONYMOUS) });
   const maxRequestBodyBytes = http.maxRequestBodyBytes ?? 16 * 1024 * 1024;
@@ -348,28 +348,6 @@ function inUse(connection: { lastSeen: number; streams: number }, response: Resp
 
 /** The ws package's server, as far as the upgrade handler uses it. */
 type NodeWebSocketServer = Parameters<typeof createNodeWebSocketUpgradeHandler>[1] & { close(): void };
-
-/** Throws DirectoryNotAllowedError for a directory outside every root (links followed, for a directory that exists). */
-function checkInRoots(directories: readonly string[], roots: readonly string[]): void {
-  const real = (path: string) => {
-    try {
-      return realpathSync(path);
-    } catch {
-      return resolve(path);
-    }
-  };
-  const allowed = roots.map(real);
-  for (const directory of directories) {
-    const path = real(directory);
-    const inside = allowed.some((root) => {
-      const rest = relative(root, path);
-      return rest === "" || (!rest.startsWith("..") && !isAbsolute(rest));
-    });
-    if (!inside) {
-      throw new DirectoryNotAllowedError(directory);
-    }
-  }
-}
 
 /** A request as its headers alone tell it, for deciding who calls before the body is read. */
 function headersOnly(request: HttpRequest): Request {
