@@ -107,6 +107,11 @@ describe.skipIf(bwrapSkip)("weft serve's commands, confined by bwrap", () => {
   it("write in the session's directory only, and read neither the store with bob's session, nor tokens, keys or the server's environment, though all lie inside it", async () => {
     const store = join(home, ".local/state/weft");
     const probe = `weft-probe-${uniqueName("w")}`;
+    // Unconfined, as before, the command would leave these behind.
+    onCleanup(() => {
+      rmSync(`/var/tmp/${probe}`, { force: true });
+      rmSync(`/etc/${probe}`, { force: true });
+    });
     const model = await modelRunning({
       write: "echo made > made.txt && echo '[made]'",
       // The store's files are large, and a tool's output is cut in the middle: grep finds the words wherever they are.
@@ -141,7 +146,6 @@ describe.skipIf(bwrapSkip)("weft serve's commands, confined by bwrap", () => {
     expect(existsSync(join(base, "outside/x.txt"))).toBe(false);
     expect(existsSync(`/var/tmp/${probe}`)).toBe(false);
     expect(existsSync(`/etc/${probe}`)).toBe(false);
-    rmSync(`/etc/${probe}`, { force: true });
   });
 
   it("stops a command at its timeout with everything it started", async () => {
