@@ -53,6 +53,23 @@ weft serve options (and the weft acp options above):
   --origin <origin>          A browser origin allowed to call (may be repeated). Default: loopback.
   --tls-cert <file>          Serve TLS (HTTP/2 and HTTP/1.1) with this certificate ...
   --tls-key <file>           ... and this key.
+  What a principal may do: read and write files in the roots, and run commands (run_command)
+  confined by bubblewrap (bwrap, needed on the server): they can write only in the session's
+  directories and a /tmp of their own, have no network, and see none of the server's secrets
+  (its environment, session store file, token and key files, config, and the credentials in
+  its home directory). Without bwrap, run_command is refused. The clients' MCP servers are
+  refused (a stdio one would run a command here; an HTTP one would have this machine connect
+  where the client says).
+  --allow-client-mcp <what>  Connect to the clients' MCP servers of this kind (may be repeated):
+                             stdio (runs the command a client names, unconfined), a host name
+                             or IP address (HTTP and SSE servers on it, any port), or * (any host).
+  --command-network          Give commands this machine's network, loopback included: they can
+                             then reach what listens on it, a Postgres or Redis session store too.
+  --hide-from-commands <path>
+                             Another file or directory commands must not see (may be repeated).
+  --unconfined-commands      Run commands as they are, with this server's own access, environment
+                             and network (as weft acp does): for a server whose every principal
+                             may do all that. bwrap is then not needed.
 
 weft chat options:
   --agent "<command args>"   The agent to run. Default: weft acp (with the options above).
@@ -124,6 +141,8 @@ Environment:
                              ANTHROPIC_API_KEY, …; config file models use apiKeyFile).
   WEFT_LOG                   silent, error, warn (default), info, or debug (debug adds a log of
                              every ACP message). Logs go to stderr; stdout is only ACP.
+  WEFT_BWRAP                 The bubblewrap program weft serve confines commands with. Default:
+                             bwrap on PATH.
 `;
 
 /** Runs the command and resolves with its exit code. */
@@ -222,6 +241,10 @@ async function serve(args: string[]): Promise<number> {
       origin: { type: "string", multiple: true },
       "tls-cert": { type: "string" },
       "tls-key": { type: "string" },
+      "allow-client-mcp": { type: "string", multiple: true },
+      "command-network": { type: "boolean" },
+      "hide-from-commands": { type: "string", multiple: true },
+      "unconfined-commands": { type: "boolean" },
     },
     strict: true,
     allowPositionals: false,

@@ -1,5 +1,6 @@
 // `weft serve`: the coding agent served remotely over ACP's Streamable HTTP and WebSocket transport,
-// with the configured model and session store, behind bearer tokens or JWTs.
+// with the configured model and session store, behind bearer tokens or JWTs; its commands confined
+// by bwrap and the clients' MCP servers refused, unless the flags say otherwise.
 
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
@@ -19,10 +20,11 @@ import { openStore } from "../stores/open-store.js";
 import type { Logger } from "../types/logger.js";
 import { configuredModels, keepServing } from "./agent-setup.js";
 import { type AgentConfig, UsageError } from "./config.js";
+import { describeGrants, type GrantFlags, readClientMcpPolicy, readCommandSandbox, secretsInRoots } from "./serve-grants.js";
 import { stderrLogger } from "./stderr-logger.js";
 
 /** What `weft serve` was told, beside the agent's own options. */
-export interface ServeFlags {
+export interface ServeFlags extends GrantFlags {
   listen?: string | undefined;
   root?: string[] | undefined;
   "tokens-file"?: string | undefined;
@@ -49,6 +51,11 @@ export async function runServe(flags: ServeFlags, config: AgentConfig, env: Node
   const models = configuredModels(config, logger);
   const store = new LazyStore(() => openStore(config.sessions));
   const roots = (flags.root?.length ? flags.root : [process.cwd()]).map((root) => resolve(root));
+  const mcp = readClientMcpPolicy(flags["allow-client-mcp"]);
+  const commandSandbox = readCommandSandbox(flags, config, env);
+  for (const file of secretsInRoots(flags, config, roots)) {
+    logger.warn(`${file} lies inside a --root, where the file tools can read it (commands cannot): keep the server's own files outside the roots.`);
+  }
   const server = serveCodingAgentHttp(
     { authenticate, roots, origins: flags.origin?.length ? flags.origin : undefined },
     {
@@ -58,12 +65,16 @@ export async function runServe(flags: ServeFlags, config: AgentConfig, env: Node
       agentInfo: { name: "weft", title: "weft", version },
       modelIdleTimeoutMs: config.modelIdleTimeoutMs,
       contextWindow: config.contextWindow,
+      editor: { mcp: { allow: mcp }, commandSandbox },
     },
   );
   const listener = await listenHttp(server, { host, port, tls });
   store.warm();
   models?.warm();
   const url = new URL("/acp", listener.url);
+  const check = await commandSandbox?.check();
+  const credential = readCredential(flags, env);
+  process.stderr.write(`weft serve: ${describeGrants({ credential, roots, sandbox: commandSandbox, check, mcp })}\n`);
   process.stderr.write(`weft serve: listening on ${url.href} for sessions in ${roots.join(", ")}\n`);
   if (!authenticate) {
     process.stderr.write("weft serve: no authentication is set, so only this machine can connect (and anyone on it can).\n");
@@ -81,6 +92,13 @@ export async function runServe(flags: ServeFlags, config: AgentConfig, env: Node
   await Promise.race([Promise.all([server.close(), listener.close()]), new Promise((settle) => setTimeout(settle, 2000))]);
   await store.close().catch(() => undefined);
   return 0;
+}
+
+/** What callers show to get in, for the start-up line. */
+function readCredential(flags: ServeFlags, env: NodeJS.ProcessEnv): "token" | "JWT" | "token or JWT" | undefined {
+  const tokens = Boolean(flags["tokens-file"] || env.WEFT_TOKENS);
+  const jwt = Boolean(flags.jwks || flags["jwt-key"]);
+  return tokens && jwt ? "token or JWT" : tokens ? "token" : jwt ? "JWT" : undefined;
 }
 
 /** `host:port`, `[v6]:port` or `:port` (loopback). */

@@ -99,7 +99,7 @@ function postLargeH2(session: http2.ClientHttp2Session, bytes: number, headers: 
 async function serveWithModel(): Promise<ServedWeft> {
   const model = await FakeModelServer.start(() => ({ text: "ok" }));
   cleanups.push(() => model.close());
-  return startWeftServe({ home, cleanups, env: { WEFT_TOKENS: "t-ann:ann,t-bob:bob", WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url, WEFT_SESSIONS: "memory" } });
+  return startWeftServe({ home, args: ["--root", home], cleanups, env: { WEFT_TOKENS: "t-ann:ann,t-bob:bob", WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url, WEFT_SESSIONS: "memory" } });
 }
 
 /** Whether an authenticated initialize is answered 200 now. */

@@ -45,6 +45,7 @@ describe.each<RemoteTransport>(["ws", "http", "h2c"])("Ann's connection over %s"
     cleanups.push(() => model.close());
     const served = await startWeftServe({
       home,
+      args: ["--root", home],
       cleanups,
       env: { WEFT_TOKENS: "t-ann:ann,t-bob:bob", WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url, WEFT_SESSIONS: "memory" },
     });
@@ -91,7 +92,7 @@ describe("a WebSocket connection", () => {
   it("takes no HTTP request at all, even from its own principal", async () => {
     const model = await FakeModelServer.start(() => ({ text: "hi" }));
     cleanups.push(() => model.close());
-    const served = await startWeftServe({ home, cleanups, env: { WEFT_TOKENS: "t-ann:ann", WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url, WEFT_SESSIONS: "memory" } });
+    const served = await startWeftServe({ home, args: ["--root", home], cleanups, env: { WEFT_TOKENS: "t-ann:ann", WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url, WEFT_SESSIONS: "memory" } });
     const ann = await connectRemote(served.url, "ws", "t-ann", cleanups);
     const headers = { authorization: "Bearer t-ann", "acp-connection-id": ann.connectionId(), "content-type": "application/json" };
     const list = await fetch(served.url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "session/list", params: {} }) });

@@ -10,8 +10,9 @@ import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { connectServed, type ServedClient, type ServedWeft, serveWeft } from "../../test/support/weft-serve-process.js";
+import { type Cleanups, connectRemote, type RemoteClient, startWeftServe } from "../../test/support/weft-serve.js";
 import type { ChatRequest } from "../testing/fake-model-server.js";
+import { repoRoot } from "../../test/support/agent-process.js";
 import { FakeModelServer } from "../testing/fake-model-server.js";
 
 const home = realpathSync(mkdtempSync(join(tmpdir(), "weft-serve-roots-home-")));
@@ -19,8 +20,8 @@ const root = realpathSync(mkdtempSync(join(tmpdir(), "weft-serve-root-")));
 const made: string[] = [home, root];
 
 let model: FakeModelServer;
-let served: ServedWeft;
-let client: ServedClient;
+const cleanups: Cleanups = [];
+let client: RemoteClient;
 
 /** The text of a chat message's content. */
 function textOf(content: unknown): string {
@@ -42,13 +43,14 @@ beforeAll(async () => {
     }
     return { toolCalls: JSON.parse(textOf(last?.content)) as Array<{ name: string; arguments: Record<string, unknown> }> };
   });
-  served = await serveWeft(home, ["--root", root], { WEFT_TOKENS: "t-ann:ann", WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url, WEFT_SESSIONS: "memory" });
-  client = await connectServed(served.url, "t-ann");
+  const served = await startWeftServe({ home, args: ["--root", root], env: { WEFT_TOKENS: "t-ann:ann", WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url, WEFT_SESSIONS: "memory" }, cleanups });
+  client = await connectRemote(served.url, "http", "t-ann", cleanups);
 });
 
 afterAll(async () => {
-  client?.close();
-  served?.stop();
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    await cleanup();
+  }
   await model?.close();
   for (const directory of made) {
     rmSync(directory, { recursive: true, force: true });
@@ -140,7 +142,12 @@ describe("weft serve --root", () => {
   });
 
   it("refuses a write in another directory of a session once it is swapped for a link out, and goes on writing in the rest", async () => {
-    const outside = outsideDirectory();
+    // Not under the temporary directory, which a confined command gets a fresh one of: the place
+    // must exist inside its sandbox for a write there to show.
+    const cache = join(repoRoot, "node_modules", ".cache");
+    mkdirSync(cache, { recursive: true });
+    const outside = realpathSync(mkdtempSync(join(cache, "weft-serve-outside-")));
+    made.push(outside);
     const project = join(root, "with-shared", "project");
     const shared = join(root, "with-shared", "shared");
     mkdirSync(project, { recursive: true });
@@ -149,12 +156,15 @@ describe("weft serve --root", () => {
     rmSync(shared, { recursive: true });
     symlinkSync(outside, shared);
 
-    const [outward, inward] = await turn(sessionId, [
+    const [outward, inward, command] = await turn(sessionId, [
       { name: "write_file", arguments: { path: join(shared, "escaped.txt"), content: "out\n" } },
       { name: "write_file", arguments: { path: "kept.txt", content: "in\n" } },
+      // A confined command is not given the place the link leads to as a directory it may write.
+      { name: "run_command", arguments: { command: `touch ${join(shared, "by-command.txt")} || touch ${join(outside, "by-command.txt")}` } },
     ]);
     expect(outward).toMatch(/Refused/);
     expect(inward).not.toMatch(/Refused/);
+    expect(command).toMatch(/Exit code [1-9]|Refused/);
     expect(readdirSync(outside)).toEqual([]);
     expect(readdirSync(project)).toEqual(["kept.txt"]);
   });

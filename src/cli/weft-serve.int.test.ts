@@ -2,58 +2,32 @@
 // `weft chat --url`, and two processes on one Postgres: a session started on one is prompted on
 // the other, and when the one running a turn is killed, the other carries the turn on.
 
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
-import { createHttpStream } from "@agentclientprotocol/sdk/experimental/http-client";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { repoRoot } from "../../test/support/agent-process.js";
 import { cleanUpStores, postgresSkip, storesUnderTest } from "../../test/support/servers.js";
+import { type Cleanups, connectRemote, serveEnvironment, startWeftServe } from "../../test/support/weft-serve.js";
 import { FakeModelServer, type FakeScript } from "../testing/fake-model-server.js";
 
 const weft = join(repoRoot, "bin/weft.js");
 const home = realpathSync(mkdtempSync(join(tmpdir(), "weft-serve-")));
-const cleanups: Array<() => Promise<void> | void> = [];
+const cleanups: Cleanups = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) {
     await cleanup();
   }
 });
 
-interface Served {
-  child: ChildProcess;
-  url: string;
-  stderr: () => string;
-}
-
-function env(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  return { ...process.env, XDG_STATE_HOME: home, XDG_CONFIG_HOME: join(home, "config"), WEFT_MODELS: undefined, WEFT_API_KEY: undefined, OPENAI_API_KEY: undefined, WEFT_LOG: "info", ...extra };
-}
-
-/** Starts `weft serve` and resolves once it says where it listens. */
-function serve(args: string[], extra: Record<string, string | undefined>): Promise<Served> {
-  const child = spawn(process.execPath, [weft, "serve", "--listen", "127.0.0.1:0", "--root", home, ...args], { env: env(extra), stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGKILL");
-    }
-  });
-  return new Promise((resolve, reject) => {
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /listening on (\S+)/.exec(stderr);
-      if (match?.[1]) {
-        resolve({ child, url: match[1], stderr: () => stderr });
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`weft serve exited ${code}: ${stderr}`)));
-  });
+/** Starts `weft serve --root <home>` with `extra` in its environment. */
+function serve(args: string[], extra: Record<string, string | undefined>) {
+  return startWeftServe({ home, args: ["--root", home, ...args], env: extra, cleanups });
 }
 
 async function fakeModel(script: FakeScript): Promise<FakeModelServer> {
@@ -62,38 +36,10 @@ async function fakeModel(script: FakeScript): Promise<FakeModelServer> {
   return model;
 }
 
-interface Client {
-  agent: acp.ClientContext;
-  updates: acp.SessionNotification[];
-  text(sessionId: string): string;
-  close(): void;
-}
-
-async function connect(url: string, token: string): Promise<Client> {
-  const updates: acp.SessionNotification[] = [];
-  const connection = acp
-    .client({ name: "serve-test" })
-    .onNotification(acp.methods.client.session.update, ({ params }) => {
-      updates.push(params);
-    })
-    .onRequest(acp.methods.client.session.requestPermission, () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }))
-    .connect(createHttpStream(url, { headers: { authorization: `Bearer ${token}` } }));
-  cleanups.push(() => connection.close());
-  await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-  return {
-    agent: connection.agent,
-    updates,
-    text: (sessionId) =>
-      updates
-        .filter((notification) => notification.sessionId === sessionId)
-        .map(({ update }) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? update.content.text : ""))
-        .join(""),
-    close: () => connection.close(),
-  };
-}
+const connect = (url: string, token: string) => connectRemote(url, "http", token, cleanups);
 
 function run(args: string[], extra: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [weft, ...args], { env: env(extra), stdio: ["ignore", "pipe", "pipe"], cwd: home });
+  const child = spawn(process.execPath, [weft, ...args], { env: serveEnvironment(home, extra), stdio: ["ignore", "pipe", "pipe"], cwd: home });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -146,7 +92,7 @@ describe("weft serve", () => {
       const answer = await onTwo.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "second" }] });
       expect(answer.stopReason).toBe("end_turn");
       expect(onTwo.text(sessionId)).toContain("reply 2");
-      onTwo.close();
+      await onTwo.close();
 
       // A turn on the first process, killed while the reply streams.
       slow = true;

@@ -8,7 +8,7 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 
 import { createAgent } from "../agent/create-agent.js";
 import type { RunConfig } from "../graph/run-outcome.js";
-import { acpEditor } from "../protocols/acp/editor/acp-editor.js";
+import { acpEditor, type AcpEditorOptions } from "../protocols/acp/editor/acp-editor.js";
 import { serveAcp, type AcpOptions, type AcpServer } from "../protocols/acp/serve-acp.js";
 import { storeAcpSessions } from "../protocols/acp/store-sessions.js";
 import type { AcpStreams } from "../protocols/acp/streams.js";
@@ -52,6 +52,11 @@ export interface CodingAgentOptions {
    * `/compact` summarises on demand either way.
    */
   contextWindow?: number | ((modelId: string) => number | undefined) | undefined;
+  /**
+   * How the editor bridge works (its logger is `logger`): served remotely, which MCP servers of
+   * the client's to connect to (`mcp.allow`) and the sandbox commands run in (`commandSandbox`).
+   */
+  editor?: Omit<AcpEditorOptions, "logger"> | undefined;
 }
 
 /** Serves the coding agent on `streams`, with the editor's files, terminals and MCP servers as its tools. */
@@ -64,7 +69,7 @@ export function serveCodingAgent(streams: AcpStreams, options: CodingAgentOption
 
 /** The coding agent's graph and what it is served with; `serves` names the server its commands change sessions through. */
 export function codingAgent(options: CodingAgentOptions): { graph: ProtocolGraph; options: AcpOptions; serves(server: Pick<AcpServer, "setConfig">): void } {
-  const editor = options.logger ? acpEditor({ logger: options.logger }) : acpEditor();
+  const editor = acpEditor({ ...options.editor, ...(options.logger ? { logger: options.logger } : {}) });
   const catalog = options.models;
   const single = options.model;
   if (!catalog && !single) {

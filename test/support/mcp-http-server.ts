@@ -1,5 +1,5 @@
 // A small MCP server over streamable HTTP on 127.0.0.1 with a free port, for tests: one tool,
-// `add_numbers`.
+// `add_numbers`. It counts the requests it gets, so a test can tell that no one connected.
 
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,13 +10,17 @@ import { z } from "zod";
 
 export interface HttpMcpServer {
   url: string;
+  /** Calls of its tool. */
   calls: number;
+  /** HTTP requests of any kind. */
+  requests: number;
   close(): Promise<void>;
 }
 
 export async function startHttpMcpServer(): Promise<HttpMcpServer> {
-  const state = { calls: 0 };
+  const state = { calls: 0, requests: 0 };
   const http: Server = createServer(async (request, response) => {
+    state.requests++;
     // Stateless: a fresh server and transport per request.
     const server = new McpServer({ name: "adder", version: "1.0.0" });
     server.registerTool("add_numbers", { description: "Adds two numbers.", inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => {
@@ -42,6 +46,9 @@ export async function startHttpMcpServer(): Promise<HttpMcpServer> {
     url: `http://127.0.0.1:${port}/mcp`,
     get calls() {
       return state.calls;
+    },
+    get requests() {
+      return state.requests;
     },
     close: () =>
       new Promise((resolve) => {

@@ -43,9 +43,12 @@ export function serveEnvironment(home: string, extra: Record<string, string | un
   };
 }
 
-/** Starts `weft serve --root <root>` and resolves once it says where it listens; killed at cleanup. */
-export function startWeftServe(options: { home: string; root?: string; args?: string[]; env: Record<string, string | undefined>; cleanups: Cleanups; node?: string[] }): Promise<ServedWeft> {
-  const args = [...(options.node ?? []), weft, "serve", "--listen", "127.0.0.1:0", "--root", options.root ?? options.home, ...(options.args ?? [])];
+/**
+ * Starts `weft serve --listen 127.0.0.1:0 args…` and resolves once it says where it listens; it is
+ * killed at cleanup. `env` goes over serveEnvironment(home).
+ */
+export function startWeftServe(options: { home: string; args: readonly string[]; env: Record<string, string | undefined>; cleanups: Cleanups }): Promise<ServedWeft> {
+  const args = [weft, "serve", "--listen", "127.0.0.1:0", ...options.args];
   const child = spawn(process.execPath, args, { env: serveEnvironment(options.home, options.env), stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   options.cleanups.push(() => {

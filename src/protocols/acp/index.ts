@@ -48,6 +48,10 @@ export { CorruptLedgerError, type AcpGrant } from "./permission-grants.js";
 export type { AcpClientCapabilities, AcpConnection, AcpEditorBridge, AcpNotice } from "./editor-bridge.js";
 export { acpEditor, type AcpEditor, type AcpEditorOptions } from "./editor/acp-editor.js";
 export type { EditorLimits } from "./editor/editor-access.js";
+// What a remote principal may have the agent do on the server: which of its MCP servers to connect
+// to, and the bubblewrap sandbox its commands run in.
+export type { McpServerPolicy } from "./editor/mcp-policy.js";
+export { CommandSandbox, type CommandSandboxOptions, type SandboxCheck, type SandboxedCommand, type SandboxPlace } from "../../process/command-sandbox.js";
 
 // Serving over HTTP: who is calling (bearer tokens, JWTs, or a hook of one's own), and which
 // browser pages may call.

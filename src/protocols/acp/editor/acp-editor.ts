@@ -1,14 +1,17 @@
 // acpEditor(): the bridge that gives an agent what the editor offers. Its tools read and write
-// files through the editor (or the disk), run commands in the editor's terminal (or locally), and
-// reach the MCP servers the editor listed for each session. serveAcp() attaches it.
+// files through the editor (or the disk), run commands in the editor's terminal (or locally, in a
+// sandbox if given one), and reach the MCP servers the editor listed for each session that its
+// policy allows. serveAcp() attaches it.
 
 import type { Tool } from "../../../agent/tool.js";
+import type { CommandSandbox } from "../../../process/command-sandbox.js";
 import { silentLogger, type Logger } from "../../../types/logger.js";
 import type { AcpConnection, AcpEditorBridge } from "../editor-bridge.js";
 import type { AcpSessionInfo } from "../session-store.js";
 import { commandTool } from "./command-tool.js";
 import { DEFAULT_LIMITS, EditorAccess, type EditorLimits } from "./editor-access.js";
 import { fileTools } from "./file-tools.js";
+import { allowsAnyHost, type McpServerPolicy } from "./mcp-policy.js";
 import { isMcpServer, SessionMcpServers } from "./mcp-servers.js";
 
 export interface AcpEditorOptions {
@@ -16,8 +19,21 @@ export interface AcpEditorOptions {
   limits?: Partial<EditorLimits> | undefined;
   /** Ask the person before write_file, edit_file and run_command. Default true. */
   askBeforeChanges?: boolean | undefined;
-  /** MCP transports besides stdio to accept from the editor. Default: HTTP and SSE. */
-  mcp?: { http?: boolean | undefined; sse?: boolean | undefined } | undefined;
+  /**
+   * MCP transports besides stdio to accept from the editor (default: HTTP and SSE), and which of
+   * the editor's servers to connect to (default: all). A server the policy refuses is reported as
+   * one that failed, with the reason; the session works on without it. An agent served to remote
+   * clients should have a policy: a stdio server runs the client's command on this machine, and
+   * an HTTP one makes this machine connect where the client says.
+   */
+  mcp?: { http?: boolean | undefined; sse?: boolean | undefined; allow?: McpServerPolicy | undefined } | undefined;
+  /**
+   * Confines the commands run_command runs on this machine (when the editor offers no terminal,
+   * as when served remotely) to the session's directories, without the server's secrets or
+   * network; a command it cannot confine is refused. Default: none, commands run with this
+   * process's access and environment.
+   */
+  commandSandbox?: CommandSandbox | undefined;
   logger?: Logger | undefined;
 }
 
@@ -41,7 +57,8 @@ export function acpEditor(options: AcpEditorOptions = {}): AcpEditor {
   const access = new EditorAccess({ ...DEFAULT_LIMITS, ...options.limits });
   const logger = options.logger ?? silentLogger;
   const ask = options.askBeforeChanges ?? true;
-  const own = [...fileTools(access, { ask }), commandTool(access, { ask })];
+  const own = [...fileTools(access, { ask }), commandTool(access, { ask, sandbox: options.commandSandbox })];
+  const policy = options.mcp?.allow;
   const servers = new Map<string, SessionMcpServers>();
   const reported = new Map<string, number>();
 
@@ -66,7 +83,7 @@ export function acpEditor(options: AcpEditorOptions = {}): AcpEditor {
   };
 
   return {
-    mcpCapabilities: { http: options.mcp?.http ?? true, sse: options.mcp?.sse ?? true },
+    mcpCapabilities: { http: (options.mcp?.http ?? true) && allowsAnyHost(policy), sse: (options.mcp?.sse ?? true) && allowsAnyHost(policy) },
 
     attach(connection: AcpConnection) {
       access.connection = connection;
@@ -85,7 +102,7 @@ export function acpEditor(options: AcpEditorOptions = {}): AcpEditor {
       }
       if (configs.length > 0) {
         // Connecting starts now and goes on in the background; the first turn waits for it.
-        const mcp = new SessionMcpServers(configs, logger, () => access.limits.modelChars);
+        const mcp = new SessionMcpServers(configs, logger, () => access.limits.modelChars, policy);
         servers.set(session.id, mcp);
         // An editor that shows notices hears of a server that failed as soon as it has; any
         // other is told at the start of the next turn (takeNotices).

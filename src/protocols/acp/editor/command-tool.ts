@@ -1,24 +1,35 @@
 // run_command: runs a shell command in the session's directory, in the editor's terminal when it
-// offers terminals (the tool call then shows the live terminal), else as a local child process.
-// Either way the output kept is capped, a timeout stops it, and a cancel kills it. Its approval
-// shows the whole command, the directory it runs in, and where (terminal or local process).
+// offers terminals (the tool call then shows the live terminal), else as a local child process,
+// confined by a CommandSandbox when given one. Either way the output kept is capped, a timeout
+// stops it, and a cancel kills it. Its approval shows the whole command, the directory it runs
+// in, and where (terminal, local process, or confined local process).
 
 import type { TerminalExitStatus } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 
 import { defineTool, type Tool, type ToolOutput } from "../../../agent/tool.js";
 import { inSeconds } from "../../../errors/in-seconds.js";
+import type { CommandSandbox } from "../../../process/command-sandbox.js";
 import { killGroup, spawnGroup } from "../../../process/process-groups.js";
 import { boundText } from "../tool-calls.js";
 import { commandApprovalScope } from "./command-scope.js";
 import type { EditorAccess } from "./editor-access.js";
 import { isWindowsPath } from "./session-paths.js";
 
-export function commandTool(access: EditorAccess, options: { ask: boolean }): Tool<unknown> {
+/** How run_command is set up: whether it asks first, and the sandbox its local commands run in (none: as they are). */
+export interface CommandToolOptions {
+  ask: boolean;
+  sandbox?: CommandSandbox | undefined;
+}
+
+export function commandTool(access: EditorAccess, options: CommandToolOptions): Tool<unknown> {
+  const { sandbox } = options;
+  const confinedNote = !sandbox
+    ? ""
+    : ` Unless the editor runs it, the command runs in a sandbox: only the session's directories and /tmp can be written, the server's secrets are hidden${sandbox.network ? "" : ", and there is no network"}.`;
   return defineTool({
     name: "run_command",
-    description:
-      "Run a shell command in the project directory and return its output and exit code. Use it to build, test, or inspect the project. Long-running commands are stopped after the timeout.",
+    description: `Run a shell command in the project directory and return its output and exit code. Use it to build, test, or inspect the project. Long-running commands are stopped after the timeout.${confinedNote}`,
     input: z.object({
       command: z.string().min(1),
       timeout_ms: z.number().int().positive().optional().describe("Stop the command after this many milliseconds."),
@@ -28,7 +39,11 @@ export function commandTool(access: EditorAccess, options: { ask: boolean }): To
     describeApproval: ({ command, timeout_ms: timeoutMs }, { threadId }) => {
       const cwd = access.cwd(threadId);
       const timeout = Math.min(timeoutMs ?? access.limits.commandTimeoutMs, access.limits.commandTimeoutMs);
-      const where = access.hasTerminal() ? "in the editor's terminal" : "as a process on the agent's machine";
+      const where = access.hasTerminal()
+        ? "in the editor's terminal"
+        : sandbox
+          ? `as a process on the agent's machine, confined to the session's directories${sandbox.network ? "" : " and without network"}`
+          : "as a process on the agent's machine";
       const text = `$ ${command}\n\nRuns in ${cwd}, ${where}, for at most ${inSeconds(timeout)}.`;
       return { title: `Run ${command.length > 120 ? `${command.slice(0, 119)}…` : command}`, display: [{ type: "text", text }] };
     },
@@ -37,9 +52,20 @@ export function commandTool(access: EditorAccess, options: { ask: boolean }): To
       const cwd = await access.commandCwd(context.threadId);
       const timeout = Math.min(timeoutMs ?? access.limits.commandTimeoutMs, access.limits.commandTimeoutMs);
       const shell = isWindowsPath(cwd) ? { command: "cmd.exe", args: ["/d", "/s", "/c", command] } : { command: "/bin/sh", args: ["-c", command] };
+      let local: { command: string; args: string[]; env?: Record<string, string> | undefined } = shell;
+      if (!access.hasTerminal() && sandbox) {
+        const confined = await sandbox.confine(shell.command, shell.args, { cwd, writable: await access.writableRoots(context.threadId) });
+        if (!confined.ok) {
+          return {
+            output: `Refused: run_command is not available here. This server runs commands confined to the session's directories, and ${confined.reason}. Its operator can ${sandbox.advice}.`,
+            isError: true,
+          };
+        }
+        local = confined.command;
+      }
       const result = access.hasTerminal()
         ? await inTerminal(access, context.threadId, cwd, shell, timeout, context.signal, (terminalId) => context.report({ display: [{ type: "terminal", terminalId }] }))
-        : await locally(cwd, shell, timeout, access.limits.commandOutputBytes, context.signal);
+        : await locally(cwd, local, timeout, access.limits.commandOutputBytes, context.signal);
       const status = result.timedOut
         ? `Stopped after ${timeout} ms (timeout).`
         : result.status.signal
@@ -111,14 +137,22 @@ async function inTerminal(
   }
 }
 
-function locally(cwd: string, shell: { command: string; args: string[] }, timeout: number, maxBytes: number, signal: AbortSignal): Promise<CommandResult> {
+/** Runs a program (the shell, or bwrap running it) in `cwd`, with `env` as its whole environment if given. */
+function locally(
+  cwd: string,
+  program: { command: string; args: string[]; env?: Record<string, string> | undefined },
+  timeout: number,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawnGroup(shell.command, shell.args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawnGroup(program.command, program.args, { cwd, stdio: ["ignore", "pipe", "pipe"], ...(program.env ? { env: program.env } : {}) });
     const output = new CappedOutput(maxBytes);
     child.stdout?.on("data", (chunk: Buffer) => output.add(chunk));
     child.stderr?.on("data", (chunk: Buffer) => output.add(chunk));
     let timedOut = false;
-    // The command runs in its own process group: kill the group, so its children go too.
+    // The command runs in its own process group: kill the group, so its children go too (bwrap
+    // is in the group, and what it confines dies with it).
     const kill = () => killGroup(child);
     const timer = setTimeout(() => {
       timedOut = true;

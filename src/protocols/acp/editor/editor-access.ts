@@ -8,7 +8,7 @@ import { WeftError } from "../../../errors/weft-error.js";
 import type { AcpConnection } from "../editor-bridge.js";
 import type { AcpSessionInfo } from "../session-store.js";
 import { EditorRequestError } from "./editor-request-error.js";
-import { type ResolvedPath, resolvePath } from "./session-paths.js";
+import { realPlace, type ResolvedPath, resolvePath, withinAny } from "./session-paths.js";
 
 export interface EditorLimits {
   /** The most characters of a tool's output the model sees (head and tail are kept). Default 40,000. */
@@ -68,6 +68,21 @@ export class EditorAccess {
       return this.cwd(sessionId);
     }
     return (await resolvePath(this.roots(sessionId), this.cwd(sessionId), bounds)).real;
+  }
+
+  /**
+   * The session's directories a confined command may write in: each at the real place it leads
+   * to, and, when the session has bounds, only those still inside them (a directory swapped for a
+   * link out is left out, so a sandbox never binds the place it leads to).
+   */
+  async writableRoots(sessionId: string): Promise<string[]> {
+    const bounds = this.bounds(sessionId);
+    const real = await Promise.all(this.roots(sessionId).map(realPlace));
+    if (!bounds) {
+      return real;
+    }
+    const realBounds = await Promise.all(bounds.map(realPlace));
+    return real.filter((place) => withinAny(realBounds, place));
   }
 
   private session(sessionId: string): AcpSessionInfo {

@@ -1,7 +1,7 @@
 // The MCP servers an editor offers with a session: connected with the MCP SDK (stdio, streamable
 // HTTP, or SSE), their tools offered to the model under the server's name, for that session only.
-// A server that fails to start or to list its tools is kept as a failure to report; the session
-// works without it. The MCP SDK loads only when a session has servers (it is an optional peer;
+// A server that fails to start or to list its tools, or that the policy refuses, is kept as a
+// failure to report; the session works without it. The MCP SDK loads only when a session has servers (it is an optional peer;
 // the `weft` command bundles it).
 
 import type { McpServer } from "@agentclientprotocol/sdk";
@@ -11,6 +11,7 @@ import type { Tool, ToolOutput } from "../../../agent/tool.js";
 import { MissingPackageError } from "../../../errors/missing-package-error.js";
 import type { Logger } from "../../../types/logger.js";
 import { boundText } from "../tool-calls.js";
+import { mcpRefusal, type McpServerPolicy } from "./mcp-policy.js";
 
 /**
  * Whether a value is an MCP server as ACP describes it in session/new and session/load: one to
@@ -49,6 +50,8 @@ export class SessionMcpServers {
     servers: readonly McpServer[],
     private readonly logger: Logger,
     private readonly outputLimit: () => number,
+    /** Which servers may be connected to; without one, all may. */
+    private readonly policy?: McpServerPolicy | undefined,
   ) {
     this.tools = servers.map(() => []);
     this.ready = Promise.all(servers.map((server, index) => this.connect(server, index))).then(() => undefined);
@@ -65,6 +68,12 @@ export class SessionMcpServers {
   }
 
   private async connect(server: McpServer, index: number): Promise<void> {
+    const refusal = mcpRefusal(server, this.policy);
+    if (refusal) {
+      this.failures.push({ server: server.name, reason: refusal });
+      this.logger.warn("MCP server refused", { server: server.name, reason: refusal });
+      return;
+    }
     let client: Client | undefined;
     try {
       const { Client } = await import("@modelcontextprotocol/sdk/client/index.js").catch((error: unknown) => {
