@@ -101,6 +101,15 @@ describe("UpdateSink", () => {
     expect(written).toHaveLength(3);
   });
 
+  it("sendAll() of a single update without the connection's output resolves once it is written (a replay of a first prompt alone)", async () => {
+    const written: acp.SessionNotification[] = [];
+    const sink = new UpdateSink("sess_1", async (notification) => void written.push(notification), recordingLogger());
+    // It used to wait on itself: a load of a session cut in its first turn never answered over HTTP.
+    await sink.sendAll([chunk("only")]);
+    expect(written.map((notification) => notification.update)).toEqual([chunk("only")]);
+    await sink.flush();
+  });
+
   it("sendAll() sends the first update through notify and, once it is written, the rest as the SDK's own lines, in writes of 64 KiB", async () => {
     const log: string[] = [];
     const writes: string[] = [];

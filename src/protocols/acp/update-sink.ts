@@ -56,10 +56,15 @@ export class UpdateSink {
   }
 
   private async sendEach(updates: Iterable<SessionUpdate>): Promise<void> {
+    // Waits for its own last write: by the time the loop ends, `lastWrite` may be this very call
+    // (sendAll sets it), and waiting on that would never end.
+    let last: Promise<void> = Promise.resolve();
     for (const update of updates) {
-      await this.send(update);
+      const wait = this.send(update);
+      last = this.lastWrite;
+      await wait;
     }
-    await this.flush();
+    await last;
   }
 
   private async writeAll(updates: Iterable<SessionUpdate>, lines: LineSink): Promise<void> {
