@@ -286,9 +286,15 @@ export class AcpAgent {
         if (joined) {
           // Open elsewhere too: this connection gets the conversation and the turn going on, then
           // the rest of the turn; the load answers when it ends, as a load that carries one on does.
+          // Idle here, it is read again first: another process may have run turns since, or been
+          // cut in one, which this load then carries on.
+          await joined.refresh();
           return openHere(joined, async () => {
             await joined.join(link, replayTo(params.sessionId));
             logger.info("Session joined", { method: "session/load", sessionId: params.sessionId, busy: joined.busy });
+            if (!joined.busy && joined.turnInProgress) {
+              await joined.carryOn();
+            }
             await joined.settled();
           });
         }
@@ -313,6 +319,7 @@ export class AcpAgent {
         await checkOpening(params);
         const joined = joinable(params);
         if (joined) {
+          await joined.refresh();
           return openHere(joined, () => Promise.resolve(joined.clients.attach(link)));
         }
         const { record, moved } = await loadRecord(params);

@@ -234,6 +234,21 @@ export class LiveSession {
     }
   }
 
+  /**
+   * Reads the session again from a store other processes share, unless a turn runs here: a load
+   * that joins it here then shows what another process did with it. See StoredSession.refresh.
+   */
+  async refresh(): Promise<void> {
+    if (!this.busy) {
+      await this.parts.session.refresh();
+    }
+  }
+
+  /** True when the record holds a turn in progress: one cut when its process stopped, or running in another. */
+  get turnInProgress(): boolean {
+    return this.parts.session.record.turn !== undefined;
+  }
+
   /** Writes the session's record; see StoredSession.persist. */
   persist(): Promise<void> {
     return this.parts.session.persist();

@@ -59,6 +59,26 @@ export class StoredSession {
   }
 
   /**
+   * Reads the record again and takes it as the truth (keeping this connection's directory and MCP
+   * servers) when another process wrote it since: for a load that joins the session where it is
+   * open, so that it shows every turn that process ran. Not while this process runs a turn. True
+   * when the record changed. Throws SessionNotFoundError when the session was deleted meanwhile,
+   * and the store's errors as fromStore() names them.
+   */
+  async refresh(): Promise<boolean> {
+    const fresh = await fromStore(() => this.store.get(this.id));
+    if (!fresh) {
+      throw new SessionNotFoundError(this.id);
+    }
+    if (fresh.updatedAt === this.current.updatedAt || (this.unsaved && fresh.turn?.startedAt === this.unsaved.startedAt && fresh.turn.user.id === this.unsaved.user.id)) {
+      return false;
+    }
+    this.current = { ...fresh, info: this.current.info };
+    this.always = new Map(fresh.always);
+    return true;
+  }
+
+  /**
    * Claims the session for a turn. With a store that processes share, the claim is the store's, and
    * the record is read again and taken as the truth (keeping this connection's directory and MCP
    * servers), unless the store holds only the turn this process could not finish writing. Without
