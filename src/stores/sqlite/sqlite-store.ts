@@ -23,13 +23,19 @@ import { ITEM_COLUMNS, type ItemRow, type ItemTuple, rowToItem as toItem, tupleT
 import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../../store-core/namespace.js";
 import type { SqliteConnection, SqliteDriverName, SqliteParameters, SqliteStatement } from "./sqlite-connection.js";
 import { sqliteOpener } from "./sqlite-driver.js";
+import { sqliteFailure } from "./sqlite-failure.js";
 
 export interface SqliteStoreOptions {
   /** A file path, or `:memory:`. The file's directory is created if missing. */
   path: string;
   /** Table name prefix. Default `weft`. */
   tablePrefix?: string | undefined;
-  /** How long a write waits for another process's lock, in ms. Default 10 s. */
+  /**
+   * How long a call waits for another connection's lock on the file, in ms, before it fails with
+   * StoreBusyError. Default 10 s. SQLite waits inside the call, and the process does nothing else
+   * meanwhile; the store's writes hold the lock for one statement each, so a wait this long means
+   * the other connection is stuck or runs a long transaction of its own.
+   */
   busyTimeoutMs?: number | undefined;
   /**
    * The driver to use. Default: node:sqlite where Node has it (22.13 and later), else
@@ -63,6 +69,7 @@ export class SqliteStore implements Store {
   private readonly db: SqliteConnection;
   private readonly items: string;
   private writes = 0;
+  private readonly busyTimeoutMs: number;
   private readonly statements: {
     get: SqliteStatement;
     upsert: SqliteStatement;
@@ -83,6 +90,7 @@ export class SqliteStore implements Store {
     if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
       throw new Error(`Invalid busy timeout ${JSON.stringify(busyTimeoutMs)}: use a whole number of milliseconds.`);
     }
+    this.busyTimeoutMs = busyTimeoutMs;
     // Throws SqliteUnavailableError, not StoreUnavailableError: no driver is a setup problem, not an outage.
     const open = sqliteOpener(options.driver);
     if (options.path !== ":memory:") {
@@ -101,7 +109,7 @@ export class SqliteStore implements Store {
       this.migrate(prefix);
     } catch (error) {
       this.db.close();
-      throw new StoreUnavailableError("sqlite", { cause: error });
+      throw sqliteFailure(error, busyTimeoutMs);
     }
     const items = this.items;
     this.statements = {
@@ -191,7 +199,7 @@ export class SqliteStore implements Store {
     try {
       return await takePage(items, options);
     } catch (error) {
-      throw error instanceof StoreUnavailableError ? error : new StoreUnavailableError("sqlite", { cause: error });
+      throw sqliteFailure(error, this.busyTimeoutMs);
     } finally {
       rows.return?.();
     }
@@ -257,7 +265,7 @@ export class SqliteStore implements Store {
     try {
       return work();
     } catch (error) {
-      throw new StoreUnavailableError("sqlite", { cause: error });
+      throw sqliteFailure(error, this.busyTimeoutMs);
     }
   }
 }
