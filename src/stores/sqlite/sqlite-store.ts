@@ -1,7 +1,8 @@
 // The SQLite store: a file any number of local processes can share (WAL mode, a busy timeout,
 // writes in IMMEDIATE transactions), with versioned migrations. It is the embedded default: a
 // person gets durable sessions with nothing to set up. It runs on node:sqlite where Node has it
-// and on better-sqlite3 elsewhere (sqlite-driver.ts); the file is the same either way.
+// and on better-sqlite3 elsewhere (sqlite-driver.ts); the file is the same either way. Each call
+// runs its statements to the end before it yields, so calls never overlap on the connection.
 
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -190,19 +191,17 @@ export class SqliteStore implements Store {
       );
       return rows.map(tupleToItem);
     }
-    const rows = this.run(() => this.db.prepare(`SELECT * FROM ${this.items} WHERE ${LIVE} ${range} ORDER BY ns, key`).iterate({ ...bounds, now }) as IterableIterator<ItemRow>);
-    const items = (function* () {
-      for (const row of rows) {
-        yield toItem(row);
+    // The filter is applied here, row by row, until the page is full. The walk is synchronous:
+    // better-sqlite3 refuses every other statement on the connection while one is open
+    // ("busy executing a query"), so it must be finished and closed before this call yields.
+    return this.run(() => {
+      const rows = this.db.prepare(`SELECT * FROM ${this.items} WHERE ${LIVE} ${range} ORDER BY ns, key`).iterate({ ...bounds, now }) as IterableIterator<ItemRow>;
+      try {
+        return takePage(mapRows(rows, toItem), options);
+      } finally {
+        rows.return?.();
       }
-    })();
-    try {
-      return await takePage(items, options);
-    } catch (error) {
-      throw sqliteFailure(error, this.busyTimeoutMs);
-    } finally {
-      rows.return?.();
-    }
+    });
   }
 
   async listNamespaces(options: ListNamespacesOptions = {}): Promise<string[][]> {
@@ -267,5 +266,12 @@ export class SqliteStore implements Store {
     } catch (error) {
       throw sqliteFailure(error, this.busyTimeoutMs);
     }
+  }
+}
+
+/** `rows` mapped one at a time, as they are read. */
+function* mapRows<R, T>(rows: Iterable<R>, map: (row: R) => T): Generator<T> {
+  for (const row of rows) {
+    yield map(row);
   }
 }
