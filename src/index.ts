@@ -38,7 +38,7 @@ export type { ToolDisplay, ToolLocation } from "./types/tool-display.js";
 
 // Errors that stay local (they never cross a wire as they are).
 export { WeftError, type WeftErrorCode } from "./errors/weft-error.js";
-export { InvalidNamespaceError, StoreUnavailableError } from "./errors/store-errors.js";
+export { InvalidNamespaceError, StoreBusyError, StoreUnavailableError } from "./errors/store-errors.js";
 
 // The in-process store; the others are on their subpaths.
 export { MemoryStore } from "./store-core/memory-store.js";

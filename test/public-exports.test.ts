@@ -36,6 +36,7 @@ const surfaces: Record<string, Surface> = {
       "NodeFailedError",
       "START",
       "StateGraph",
+      "StoreBusyError",
       "StoreUnavailableError",
       "ThreadBusyError",
       "UnknownInterruptError",

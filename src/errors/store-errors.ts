@@ -40,6 +40,29 @@ export class StoreUnavailableError extends WeftError {
   }
 }
 
+const storeBusyErrorMarker = Symbol.for("weft.error.StoreBusyError");
+
+/**
+ * The store is there but another connection holds the lock the call needs, and still did when
+ * the driver stopped waiting (SQLite's busy timeout). Nothing was written; the same call may work
+ * once the other writer is done. Not an outage: the store answered.
+ */
+export class StoreBusyError extends WeftError {
+  readonly [storeBusyErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is StoreBusyError {
+    return hasMarker(error, storeBusyErrorMarker);
+  }
+
+  constructor(
+    readonly driver: string,
+    options: { cause: unknown; detail: string },
+  ) {
+    super("store_busy", `The ${driver} store is busy: ${options.detail}`, { cause: options.cause });
+    this.name = "StoreBusyError";
+  }
+}
+
 function describeCause(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }

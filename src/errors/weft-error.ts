@@ -28,6 +28,7 @@ export type WeftErrorCode =
   // Stores, and packages that are optional.
   | "invalid_namespace"
   | "store_unavailable"
+  | "store_busy"
   | "sqlite_unavailable"
   | "missing_package"
   // The ACP connection and its sessions.

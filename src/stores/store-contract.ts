@@ -181,6 +181,38 @@ export function describeStoreContract(options: StoreContractOptions): void {
       expect(await keys({ filter: { tag: "red" }, limit: 1, offset: 1 })).toEqual(["3"]);
     });
 
+    it("serves writes and deletes made while a filtered search runs, and the search finds each item there throughout once", async () => {
+      const store = await open();
+      const name = (letter: string, index: number) => `${letter}${String(index).padStart(5, "0")}`;
+      // Items removed during the search sort before the ones it must find, and there are more
+      // of those than a driver reads at once: a driver that read by position would skip some.
+      const doomed = Array.from({ length: 300 }, (_, index) => name("a", index));
+      const kept = Array.from({ length: 1200 }, (_, index) => name("k", index));
+      await Promise.all(doomed.map((key) => store.put(["overlap"], key, { kind: "doomed" })));
+      await Promise.all(kept.map((key, index) => store.put(["overlap"], key, { kind: "kept", index })));
+
+      let searching = true;
+      const search = store.search(["overlap"], { filter: { kind: "kept" }, limit: 5000 }).finally(() => {
+        searching = false;
+      });
+      // The first delete and put are called before the search has had a turn of the event loop,
+      // as an editor's session/delete arrives during its session/list; more follow until it ends.
+      const changes = (async () => {
+        let made = 0;
+        do {
+          await store.delete(["overlap"], name("a", made));
+          await store.put(["overlap"], name("z", made), { kind: "fresh" });
+          made++;
+        } while (searching && made < doomed.length);
+        return made;
+      })();
+      const [found, made] = await Promise.all([search, changes]);
+
+      expect(found.map((item) => item.key)).toEqual(kept);
+      const left = await store.search(["overlap"], { filter: { kind: { $ne: "kept" } }, limit: 5000 });
+      expect(left.map((item) => item.key)).toEqual([...doomed.slice(made), ...Array.from({ length: made }, (_, index) => name("z", index))]);
+    });
+
     it("hides items once their TTL has passed, from get, search and listNamespaces", async () => {
       const store = await open();
       await store.put(["ttl", "short"], "gone", 1, { ttlMs: 60 });

@@ -102,7 +102,11 @@ export interface Store {
   ): Promise<number | undefined>;
   /** Removes an item; removing one that does not exist is not an error. */
   delete(namespace: Namespace, key: string): Promise<void>;
-  /** Items whose namespace starts with `prefix` (`[]` is everything). */
+  /**
+   * Items whose namespace starts with `prefix` (`[]` is everything). Other calls may run while it
+   * does and are served: the page then holds each matching item that was there throughout once,
+   * and items written or removed meanwhile may or may not be in it.
+   */
   search(prefix: Namespace, options?: SearchOptions): Promise<StoreItem[]>;
   listNamespaces(options?: ListNamespacesOptions): Promise<string[][]>;
   /** Releases connections or file handles. The store is not used after it. */

@@ -412,7 +412,7 @@ export class AcpAgent {
     if (store.delete) {
       const remove = store.delete.bind(store);
       app.onRequest(acp.methods.agent.session.delete, handle(async ({ params }) => {
-        if (params.sessionId === "") {
+        if (namesNoSession(params.sessionId)) {
           throw new SessionNotFoundError(params.sessionId);
         }
         if (this.serving.shared) {
@@ -556,9 +556,13 @@ function cancelledOnly(signal: AbortSignal, link: ConnectionLink): AbortSignal {
   return controller.signal;
 }
 
+/** Whether `sessionId` is one no store can hold (empty, a NUL in it): it names no session, so it is "not found", not an outage. */
+function namesNoSession(sessionId: string): boolean {
+  return sessionId === "" || sessionId.includes("\0");
+}
+
 async function readRecord(store: AcpSessionStore, sessionId: string): Promise<AcpSessionRecord> {
-  // An id no store can hold (empty, a NUL in it) names no session: "not found", not an outage.
-  if (sessionId === "" || sessionId.includes("\0")) {
+  if (namesNoSession(sessionId)) {
     throw new SessionNotFoundError(sessionId);
   }
   const record = await fromStore(() => store.get(sessionId));

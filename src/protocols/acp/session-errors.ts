@@ -89,7 +89,8 @@ export class TurnFailedError extends WeftError {
 
 /**
  * Runs a call to the session store. What it throws becomes SessionStoreUnavailableError, except
- * errors that already say what happened (a conflict with another process, a bad session id).
+ * errors that already say what happened (a conflict with another process, a session that is not
+ * there, a store that is busy, a namespace or key the store refuses).
  */
 export async function fromStore<T>(call: () => T | Promise<T>): Promise<T> {
   try {
@@ -99,10 +100,24 @@ export async function fromStore<T>(call: () => T | Promise<T>): Promise<T> {
   }
 }
 
+/** Codes of store errors that say what happened better than "unavailable" would. */
+const SAID: ReadonlySet<WeftErrorCode> = new Set(["session_conflict", "session_not_found", "store_busy", "invalid_namespace"]);
+
 /** What a failed call to the session store means. */
 export function storeFailure(error: unknown): WeftError {
-  if (WeftError.isInstance(error) && (error.code === "session_conflict" || error.code === "session_not_found" || error.code === "store_unavailable")) {
-    return error.code === "store_unavailable" && !SessionStoreUnavailableError.isInstance(error) ? new SessionStoreUnavailableError(error) : error;
+  if (WeftError.isInstance(error) && SAID.has(error.code)) {
+    return error;
+  }
+  if (SessionStoreUnavailableError.isInstance(error)) {
+    return error;
   }
   return new SessionStoreUnavailableError(error);
+}
+
+/**
+ * Whether a failed write of a session did not commit for want of the store (it could not be
+ * reached, or another connection held its lock), so the store still has the record before it.
+ */
+export function notWritten(failure: WeftError): boolean {
+  return failure.code === "store_unavailable" || failure.code === "store_busy";
 }

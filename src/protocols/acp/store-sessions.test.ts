@@ -103,6 +103,23 @@ describe("storeAcpSessions' layout", () => {
     expect(await storeAcpSessions(store).get("sess_1")).toEqual(replaced);
   });
 
+  it("lists every session that was there throughout when sessions are deleted while it reads the list", async () => {
+    const store = new OvertakenStore();
+    const sessions = storeAcpSessions(store);
+    const ids = Array.from({ length: 1100 }, (_, index) => `sess_${String(index).padStart(5, "0")}`);
+    // Index entries as a session's write leaves them, more than a thousand in one directory.
+    await Promise.all(ids.map((id) => store.put(["weft", "acp", "index"], id, { cwd: "/work/project", updatedAt: "2025-03-01T10:00:00.000Z" })));
+    const deleted = ids.slice(0, 20);
+    // Once the list's first search is answered, and before any search after it, another process deletes sessions.
+    store.beforeNextSearch = async () => {
+      store.beforeNextSearch = async () => {
+        await Promise.all(deleted.map((id) => storeAcpSessions(store).delete(id)));
+      };
+    };
+    const listed = (await sessions.list({ cwd: "/work/project", offset: 0, limit: 5000 })).map((summary) => summary.sessionId);
+    expect(ids.filter((id) => !deleted.includes(id) && !listed.includes(id))).toEqual([]);
+  });
+
   it("says so when a record reaches a message that is not there, instead of answering a shorter conversation", async () => {
     const store = new MemoryStore();
     await store.put(sessionNamespace("sess_1"), "meta", { v: 2, info: { id: "sess_1", cwd: "/work/project", mcpServers: [] }, always: [], updatedAt: "2025-03-01T10:00:00.000Z", count: 1, head: "gone" });

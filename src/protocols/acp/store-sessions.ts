@@ -265,7 +265,6 @@ class StoredSessions implements SharedAcpSessionStore {
   }
 
   async list(options: AcpSessionQuery): Promise<AcpSessionSummary[]> {
-    const summaries: AcpSessionSummary[] = [];
     const wanted: Record<string, string> = {};
     if (options.cwd !== undefined) {
       wanted.cwd = options.cwd;
@@ -274,26 +273,24 @@ class StoredSessions implements SharedAcpSessionStore {
       wanted.owner = options.owner;
     }
     const filter = Object.keys(wanted).length > 0 ? wanted : undefined;
-    for (let offset = 0; ; offset += PAGE) {
-      const page = await this.store.search(this.indexNamespace(), filter ? { filter, limit: PAGE, offset } : { limit: PAGE, offset });
-      for (const item of page) {
-        const value = item.value as Omit<AcpSessionSummary, "sessionId">;
-        const summary: AcpSessionSummary = { sessionId: item.key, cwd: value.cwd, updatedAt: value.updatedAt };
-        if (value.additionalDirectories?.length) {
-          summary.additionalDirectories = value.additionalDirectories;
-        }
-        if (value.title) {
-          summary.title = value.title;
-        }
-        if (value.owner !== undefined) {
-          summary.owner = value.owner;
-        }
-        summaries.push(summary);
+    // Every entry in one search, as they are all sorted here anyway: pages read one after another
+    // at growing offsets would skip a session whenever one before it was deleted in between.
+    const all = Number.MAX_SAFE_INTEGER;
+    const items = await this.store.search(this.indexNamespace(), filter ? { filter, limit: all } : { limit: all });
+    const summaries = items.map((item) => {
+      const value = item.value as Omit<AcpSessionSummary, "sessionId">;
+      const summary: AcpSessionSummary = { sessionId: item.key, cwd: value.cwd, updatedAt: value.updatedAt };
+      if (value.additionalDirectories?.length) {
+        summary.additionalDirectories = value.additionalDirectories;
       }
-      if (page.length < PAGE) {
-        break;
+      if (value.title) {
+        summary.title = value.title;
       }
-    }
+      if (value.owner !== undefined) {
+        summary.owner = value.owner;
+      }
+      return summary;
+    });
     return summaries.sort((left, right) => right.updatedAt.localeCompare(left.updatedAt)).slice(options.offset, options.offset + options.limit);
   }
 

@@ -29,7 +29,7 @@ import { answerInWords, askingToolCall, formAnswer, planQuestion, type QuestionP
 import type { SessionCommands } from "./session-commands.js";
 import type { SessionConfig } from "./session-config.js";
 import { PromptTooLargeError } from "./request-errors.js";
-import { storeFailure, TurnFailedError } from "./session-errors.js";
+import { storeFailure, TurnFailedError, notWritten } from "./session-errors.js";
 import type { AcpSessionInfo, AcpTurnRecord } from "./session-store.js";
 import type { SessionTitle } from "./session-title.js";
 import type { SessionUsage } from "./session-usage.js";
@@ -450,7 +450,7 @@ export class Turn {
       await session.persist();
     } catch (error) {
       const failure = storeFailure(error);
-      if (failure.code === "store_unavailable") {
+      if (notWritten(failure)) {
         record.history = settleFailedTurn(ran, this.start, { error: failure });
         session.leaveUnsaved(this.record);
       }

@@ -4,11 +4,11 @@
 import { RequestError } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 
-import { StoreUnavailableError } from "../../errors/store-errors.js";
+import { InvalidNamespaceError, StoreBusyError, StoreUnavailableError } from "../../errors/store-errors.js";
 import { WeftError } from "../../errors/weft-error.js";
 import { InvalidConfigValueError, InvalidCursorError, InvalidCwdError, InvalidDirectoryError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
 import type * as sessionErrors from "./session-errors.js";
-import { SessionBusyError, SessionConflictError, SessionNotFoundError, SessionStoreUnavailableError, TurnFailedError } from "./session-errors.js";
+import { SessionBusyError, SessionConflictError, SessionNotFoundError, SessionStoreUnavailableError, storeFailure, TurnFailedError } from "./session-errors.js";
 import { CommandFailedError } from "./slash-commands.js";
 import { answering, toRequestError } from "./wire-errors.js";
 
@@ -47,6 +47,20 @@ describe("toRequestError", () => {
       message: "The session store is unavailable: The redis store is unavailable: ECONNRESET",
       data: { code: "store_unavailable" },
     });
+  });
+
+  it("answers a busy store as busy and a key the store refuses as refused, not as an outage, from whichever layer they come", () => {
+    const busy = new StoreBusyError("sqlite", { cause: new Error("database is locked"), detail: "another connection held the database file's lock for longer than the busy timeout (10 s): database is locked" });
+    const answer = {
+      code: -32603,
+      message: "The sqlite store is busy: another connection held the database file's lock for longer than the busy timeout (10 s): database is locked",
+      data: { code: "store_busy" },
+    };
+    expect(wire(busy)).toEqual(answer);
+    expect(wire(storeFailure(busy))).toEqual(answer);
+    const refused = storeFailure(new InvalidNamespaceError(["weft", "acp", "sessions", "a\u0000b"], "labels cannot contain NUL"));
+    expect(wire(refused)).toMatchObject({ code: -32603, data: { code: "invalid_namespace" } });
+    expect(wire(refused).message).not.toContain("unavailable");
   });
 
   it("answers a failed turn with the run's own code when it has one", () => {

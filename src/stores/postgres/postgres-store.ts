@@ -19,7 +19,7 @@ import type {
   StoreItem,
 } from "../../types/store.js";
 import { selectNamespaces } from "../../store-core/list-namespaces.js";
-import { takePage } from "../../store-core/page.js";
+import { takePageAsync } from "../../store-core/page.js";
 import { type ItemRow, rowToItem as toItem } from "../sql-rows.js";
 import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../../store-core/namespace.js";
 import { checkTimeout, takeTimeoutParameters } from "../timeout-parameters.js";
@@ -190,24 +190,31 @@ export class PostgresStore implements Store {
     const lower = encodeNamespace(prefix);
     const upper = prefixUpperBound(lower);
     const range = upper === undefined ? "" : "AND ns >= $2 AND ns < $3";
-    const base = `SELECT * FROM ${this.items} WHERE (expires_at IS NULL OR expires_at > $1) ${range} ORDER BY ns, key`;
+    const live = `SELECT * FROM ${this.items} WHERE (expires_at IS NULL OR expires_at > $1) ${range}`;
     const bounds: unknown[] = upper === undefined ? [Date.now()] : [Date.now(), lower, upper];
     const at = bounds.length;
     if (!filter) {
-      const { rows } = await this.query<ItemRow>(`${base} LIMIT $${at + 1} OFFSET $${at + 2}`, [...bounds, limit, offset]);
+      const { rows } = await this.query<ItemRow>(`${live} ORDER BY ns, key LIMIT $${at + 1} OFFSET $${at + 2}`, [...bounds, limit, offset]);
       return rows.map(toItem);
     }
+    // A batch at a time, each starting after the last row of the one before rather than at an
+    // offset: rows written or removed between batches (by this process or another) then cannot
+    // make the search skip a row or read one twice.
     const query = this.query.bind(this);
     const items = async function* () {
-      for (let page = 0; ; page += BATCH) {
-        const { rows } = await query<ItemRow>(`${base} LIMIT $${at + 1} OFFSET $${at + 2}`, [...bounds, BATCH, page]);
+      let after: ItemRow | undefined;
+      for (;;) {
+        const { rows } = after
+          ? await query<ItemRow>(`${live} AND (ns, key) > ($${at + 2}, $${at + 3}) ORDER BY ns, key LIMIT $${at + 1}`, [...bounds, BATCH, after.ns, after.key])
+          : await query<ItemRow>(`${live} ORDER BY ns, key LIMIT $${at + 1}`, [...bounds, BATCH]);
         yield* rows.map(toItem);
+        after = rows.at(-1);
         if (rows.length < BATCH) {
           return;
         }
       }
     };
-    return takePage(items(), options);
+    return takePageAsync(items(), options);
   }
 
   async listNamespaces(options: ListNamespacesOptions = {}): Promise<string[][]> {

@@ -24,7 +24,7 @@ import type {
   StoreItem,
 } from "../../types/store.js";
 import { selectNamespaces } from "../../store-core/list-namespaces.js";
-import { takePage } from "../../store-core/page.js";
+import { takePageAsync } from "../../store-core/page.js";
 import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../../store-core/namespace.js";
 import { checkTimeout, takeTimeoutParameters } from "../timeout-parameters.js";
 
@@ -164,7 +164,7 @@ export class RedisStore implements Store {
         yield* itemsOf(encoded, decodeNamespace(encoded), chunk);
       }
     };
-    return takePage(items(), options);
+    return takePageAsync(items(), options);
   }
 
   async listNamespaces(options: ListNamespacesOptions = {}): Promise<string[][]> {
@@ -206,14 +206,20 @@ export class RedisStore implements Store {
     return this.call((redis) => (upper === undefined ? redis.zrange(this.namespacesKey(), "0", "-1") : redis.zrangebylex(this.namespacesKey(), `[${lower}`, `(${upper}`)));
   }
 
-  /** The live items of one namespace in key order, reading keys a chunk at a time. */
+  /**
+   * The live items of one namespace in key order, reading keys a chunk at a time. Each chunk
+   * starts after the last key of the one before, not at a rank: keys added or removed between
+   * chunks (by this process or another) then cannot make the walk skip a key or read one twice.
+   */
   private async *itemsOf(encoded: string, namespace: string[], chunk = CHUNK): AsyncGenerator<StoreItem> {
     const tag = this.tag(encoded);
-    for (let start = 0; ; start += chunk) {
-      const keys = await this.call((redis) => redis.zrange(this.keysetKey(tag), String(start), String(start + chunk - 1)));
-      if (keys.length === 0) {
+    for (let from = "-"; ; ) {
+      const keys = await this.call((redis) => redis.zrangebylex(this.keysetKey(tag), from, "+", "LIMIT", 0, chunk));
+      const last = keys.at(-1);
+      if (last === undefined) {
         return;
       }
+      from = `(${last}`;
       const pipeline = this.client.pipeline();
       for (const key of keys) {
         pipeline.hgetall(this.itemKey(tag, key));
@@ -235,7 +241,6 @@ export class RedisStore implements Store {
       if (dead.length > 0) {
         // Expired items leave their key behind; drop those keys (checking again, atomically).
         await this.call((redis) => redis.weftPrune(1 + dead.length, this.keysetKey(tag), ...dead.map((key) => this.itemKey(tag, key)), ...dead));
-        start -= dead.length;
       }
       if (keys.length < chunk) {
         return;

@@ -4,6 +4,7 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
+import { StoreBusyError, StoreUnavailableError } from "../../errors/store-errors.js";
 import { WeftError } from "../../errors/weft-error.js";
 import { describeStoreContract } from "../store-contract.js";
 import type { SqliteDriverName } from "./sqlite-connection.js";
@@ -65,6 +66,29 @@ for (const driver of sqliteDrivers) {
         expect(statement.all({ least: 2 })).toEqual([{ c: "y", a: 2, b: "two" }]);
       } finally {
         connection.close();
+      }
+    });
+
+    it("says the file is busy, not that the store is unavailable, when another connection keeps its lock past the busy timeout", async () => {
+      const path = fresh("locked");
+      await new SqliteStore({ path, driver }).close();
+      const store = new SqliteStore({ path, driver, busyTimeoutMs: 0 });
+      const holder = sqliteOpener(driver)(path);
+      try {
+        holder.exec("BEGIN IMMEDIATE");
+        const refused = await store.put(["a"], "k", 1).catch((error: unknown) => error);
+        expect(StoreBusyError.isInstance(refused)).toBe(true);
+        expect(StoreUnavailableError.isInstance(refused)).toBe(false);
+        expect((refused as StoreBusyError).code).toBe("store_busy");
+        expect((refused as Error).message).toMatch(/^The sqlite store is busy: another connection held the database file's lock for longer than the busy timeout \(0 s\): database is locked$/);
+        holder.exec("ROLLBACK");
+        // Nothing was written, and the same call works once the lock is let go.
+        expect(await store.get(["a"], "k")).toBeUndefined();
+        await store.put(["a"], "k", 1);
+        expect((await store.get(["a"], "k"))?.value).toBe(1);
+      } finally {
+        holder.close();
+        await store.close();
       }
     });
 

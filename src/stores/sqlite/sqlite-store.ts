@@ -1,7 +1,8 @@
 // The SQLite store: a file any number of local processes can share (WAL mode, a busy timeout,
 // writes in IMMEDIATE transactions), with versioned migrations. It is the embedded default: a
 // person gets durable sessions with nothing to set up. It runs on node:sqlite where Node has it
-// and on better-sqlite3 elsewhere (sqlite-driver.ts); the file is the same either way.
+// and on better-sqlite3 elsewhere (sqlite-driver.ts); the file is the same either way. Each call
+// runs its statements to the end before it yields, so calls never overlap on the connection.
 
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -23,13 +24,19 @@ import { ITEM_COLUMNS, type ItemRow, type ItemTuple, rowToItem as toItem, tupleT
 import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../../store-core/namespace.js";
 import type { SqliteConnection, SqliteDriverName, SqliteParameters, SqliteStatement } from "./sqlite-connection.js";
 import { sqliteOpener } from "./sqlite-driver.js";
+import { sqliteFailure } from "./sqlite-failure.js";
 
 export interface SqliteStoreOptions {
   /** A file path, or `:memory:`. The file's directory is created if missing. */
   path: string;
   /** Table name prefix. Default `weft`. */
   tablePrefix?: string | undefined;
-  /** How long a write waits for another process's lock, in ms. Default 10 s. */
+  /**
+   * How long a call waits for another connection's lock on the file, in ms, before it fails with
+   * StoreBusyError. Default 10 s. SQLite waits inside the call, and the process does nothing else
+   * meanwhile; the store's writes hold the lock for one statement each, so a wait this long means
+   * the other connection is stuck or runs a long transaction of its own.
+   */
   busyTimeoutMs?: number | undefined;
   /**
    * The driver to use. Default: node:sqlite where Node has it (22.13 and later), else
@@ -63,6 +70,7 @@ export class SqliteStore implements Store {
   private readonly db: SqliteConnection;
   private readonly items: string;
   private writes = 0;
+  private readonly busyTimeoutMs: number;
   private readonly statements: {
     get: SqliteStatement;
     upsert: SqliteStatement;
@@ -83,6 +91,7 @@ export class SqliteStore implements Store {
     if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
       throw new Error(`Invalid busy timeout ${JSON.stringify(busyTimeoutMs)}: use a whole number of milliseconds.`);
     }
+    this.busyTimeoutMs = busyTimeoutMs;
     // Throws SqliteUnavailableError, not StoreUnavailableError: no driver is a setup problem, not an outage.
     const open = sqliteOpener(options.driver);
     if (options.path !== ":memory:") {
@@ -101,7 +110,7 @@ export class SqliteStore implements Store {
       this.migrate(prefix);
     } catch (error) {
       this.db.close();
-      throw new StoreUnavailableError("sqlite", { cause: error });
+      throw sqliteFailure(error, busyTimeoutMs);
     }
     const items = this.items;
     this.statements = {
@@ -182,19 +191,17 @@ export class SqliteStore implements Store {
       );
       return rows.map(tupleToItem);
     }
-    const rows = this.run(() => this.db.prepare(`SELECT * FROM ${this.items} WHERE ${LIVE} ${range} ORDER BY ns, key`).iterate({ ...bounds, now }) as IterableIterator<ItemRow>);
-    const items = (function* () {
-      for (const row of rows) {
-        yield toItem(row);
+    // The filter is applied here, row by row, until the page is full. The walk is synchronous:
+    // better-sqlite3 refuses every other statement on the connection while one is open
+    // ("busy executing a query"), so it must be finished and closed before this call yields.
+    return this.run(() => {
+      const rows = this.db.prepare(`SELECT * FROM ${this.items} WHERE ${LIVE} ${range} ORDER BY ns, key`).iterate({ ...bounds, now }) as IterableIterator<ItemRow>;
+      try {
+        return takePage(mapRows(rows, toItem), options);
+      } finally {
+        rows.return?.();
       }
-    })();
-    try {
-      return await takePage(items, options);
-    } catch (error) {
-      throw error instanceof StoreUnavailableError ? error : new StoreUnavailableError("sqlite", { cause: error });
-    } finally {
-      rows.return?.();
-    }
+    });
   }
 
   async listNamespaces(options: ListNamespacesOptions = {}): Promise<string[][]> {
@@ -257,7 +264,14 @@ export class SqliteStore implements Store {
     try {
       return work();
     } catch (error) {
-      throw new StoreUnavailableError("sqlite", { cause: error });
+      throw sqliteFailure(error, this.busyTimeoutMs);
     }
+  }
+}
+
+/** `rows` mapped one at a time, as they are read. */
+function* mapRows<R, T>(rows: Iterable<R>, map: (row: R) => T): Generator<T> {
+  for (const row of rows) {
+    yield map(row);
   }
 }
