@@ -145,6 +145,14 @@ describe("createAgent over an OpenAI-compatible server", () => {
     const declined = server.requests[3]?.messages.find((message) => message.role === "tool")?.content;
     expect(declined).toContain("declined");
     expect(declined).toContain("not now");
+
+    // A policy's rejection (a script's run, nobody asked) is told as the policy's, not the person's.
+    await agent.run(input("write it"), { threadId: "policy" }).outcome;
+    await agent.resume({ [approvalId("call_w")]: { decision: "reject", by: "policy", reason: "--approve reads allows reading only." } }, { threadId: "policy" }).outcome;
+    expect(writes).toBe(1);
+    const refused = String(server.requests[5]?.messages.find((message) => message.role === "tool")?.content);
+    expect(refused).not.toContain("person declined");
+    expect(refused).toContain("the run's approval policy refused it, and no person was asked. Reason: --approve reads allows reading only.");
   });
 
   it("puts a tool's own description of a call into its approval, asks it only while the approval is open, and leaves out one that throws", async () => {

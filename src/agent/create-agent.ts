@@ -420,7 +420,20 @@ function readApproval(answer: unknown): ToolApprovalAnswer {
     return { decision: "reject", reason: "The edited input was not an object." };
   }
   const reason = (answer as { reason?: unknown } | undefined)?.reason;
-  return typeof reason === "string" ? { decision: "reject", reason } : { decision: "reject" };
+  const rejection: Extract<ToolApprovalAnswer, { decision: "reject" }> = typeof reason === "string" ? { decision: "reject", reason } : { decision: "reject" };
+  if ((answer as { by?: unknown } | undefined)?.by === "policy") {
+    rejection.by = "policy";
+  }
+  return rejection;
+}
+
+/** What the model is told of a rejected call: the person declined it, or a policy refused it with nobody asked. */
+function rejectionText(approval: Extract<ToolApprovalAnswer, { decision: "reject" }>): string {
+  const reason = approval.reason ? ` Reason: ${approval.reason}` : "";
+  if (approval.by === "policy") {
+    return `This tool call was not run: the run's approval policy refused it, and no person was asked.${reason} Do not retry it; carry on without it, or stop and say what it would need.`;
+  }
+  return `The person declined to run this tool call.${reason} Do not retry it unless they ask.`;
 }
 
 async function runOne(entry: PreparedCall, approval: ToolApprovalAnswer | undefined, context: NodeContext): Promise<ToolResultPart> {
@@ -444,7 +457,7 @@ async function runOne(entry: PreparedCall, approval: ToolApprovalAnswer | undefi
     return part;
   }
   if (approval?.decision === "reject") {
-    const part = result(true, `The person declined to run this tool call.${approval.reason ? ` Reason: ${approval.reason}` : ""} Do not retry it unless they ask.`);
+    const part = result(true, rejectionText(approval));
     context.emit({ type: "tool-end", toolCallId: call.toolCallId, toolName: call.toolName, status: "rejected", output: part.output });
     return part;
   }

@@ -43,11 +43,13 @@ export interface ApprovalScope {
 /**
  * How a person answers a tool approval. `edit` approves the call with an input the person changed:
  * the tool runs with `input` (checked against its schema like the model's), and its result says so.
+ * A rejection `by: "policy"` was a rule's, with nobody asked (a script's run): the model is told
+ * so, and `reason` says which rule, instead of hearing that the person declined.
  */
 export type ToolApprovalAnswer =
   | { decision: "approve" }
   | { decision: "edit"; input: JsonObject }
-  | { decision: "reject"; reason?: string | undefined };
+  | { decision: "reject"; reason?: string | undefined; by?: "person" | "policy" | undefined };
 
 /** True when an interrupt's value is a tool approval request. */
 export function isToolApproval(value: unknown): value is ToolApprovalRequest {

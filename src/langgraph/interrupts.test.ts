@@ -85,6 +85,13 @@ describe("resumePlan", () => {
     expect(plan.resume[LG]).toEqual({ decisions: [{ type: "approve" }, { type: "reject" }] });
   });
 
+  it("a policy's rejection (nobody asked) says so in its message, with the policy's reason", () => {
+    const plan = resumePlan(pending, { [`${LG}:0`]: { decision: "approve" }, [`${LG}:1`]: { decision: "reject", by: "policy", reason: "--approve reads allows reading only." } }, defaultResumeValue);
+    expect(plan.resume[LG]).toEqual({
+      decisions: [{ type: "approve" }, { type: "reject", message: "Not run: the run's approval policy refused this tool call, and no person was asked. Reason: --approve reads allows reading only." }],
+    });
+  });
+
   it("names an answer to nothing pending, and approvals of one interrupt left unanswered", () => {
     const plan = resumePlan(pending, { [`${LG}:0`]: { decision: "approve" }, nope: "x" }, defaultResumeValue);
     expect(plan.unknown).toEqual(["nope"]);

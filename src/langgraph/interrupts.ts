@@ -163,6 +163,10 @@ function decisionOf(answer: unknown, toolName: string): Decision {
       return { type: "edit", editedAction: { name: toolName, args: (given as { input: JsonObject }).input } };
     default: {
       const reason = (given as { reason?: unknown } | null | undefined)?.reason;
+      if ((given as { by?: unknown } | null | undefined)?.by === "policy") {
+        // Not the person's no: the middleware's own message would say the user rejected it.
+        return { type: "reject", message: `Not run: the run's approval policy refused this tool call, and no person was asked.${typeof reason === "string" ? ` Reason: ${reason}` : ""}` };
+      }
       return typeof reason === "string" ? { type: "reject", message: reason } : { type: "reject" };
     }
   }

@@ -26,6 +26,7 @@ import { type AcpSessionInfo, type AcpSessionQuery, type AcpSessionRecord, type 
 import { checkCommands } from "./slash-commands.js";
 import type { LineSink } from "./streams.js";
 import { DEFAULT_CONTENT_LIMIT, guessToolKind } from "./tool-calls.js";
+import { isUnattended, WAITING_META } from "./unattended-turns.js";
 import { UpdateSink } from "./update-sink.js";
 import { checkUsageOptions } from "./usage.js";
 import { answering } from "./wire-errors.js";
@@ -349,12 +350,12 @@ export class AcpAgent {
       .onRequest(acp.methods.agent.session.prompt, handle(async ({ params, signal }) => {
         const session = live(params.sessionId);
         const shown = params.prompt.map((content): acp.SessionUpdate => ({ sessionUpdate: "user_message_chunk", content }));
-        const end = await session.prompt(params.prompt.map(toAcpContentBlock), this.serving.shared ? cancelledOnly(signal, link) : signal, { link, shown });
+        const end = await session.prompt(params.prompt.map(toAcpContentBlock), this.serving.shared ? cancelledOnly(signal, link) : signal, { link, shown }, { unattended: isUnattended(params._meta) });
         this.forgetIfIdle(params.sessionId);
         if (end.status === "failed") {
           throw end.error;
         }
-        return { stopReason: end.stopReason };
+        return end.waiting ? { stopReason: end.stopReason, _meta: { [WAITING_META]: { questions: end.waiting } } } : { stopReason: end.stopReason };
       }))
       .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
         const session = this.sessions.get(params.sessionId);

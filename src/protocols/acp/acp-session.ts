@@ -19,7 +19,7 @@ import { type ConnectionLink, SessionClients } from "./session-clients.js";
 import type { SessionCommands } from "./session-commands.js";
 import type { SessionConfig } from "./session-config.js";
 import type { AcpSessionInfo } from "./session-store.js";
-import { startTurn, type TurnParts } from "./turn.js";
+import { startTurn, type TurnOptions, type TurnParts } from "./turn.js";
 import { ended as endedWith, failed, type TurnEnd } from "./turn-end.js";
 import { TurnQueue } from "./turn-queue.js";
 import type { UpdateSink } from "./update-sink.js";
@@ -89,9 +89,10 @@ export class LiveSession {
   /**
    * Runs a prompt. Prompts of one session run one after another in the order they arrive; one that
    * comes while a turn runs waits for it (a `session/cancel` also withdraws prompts already
-   * waiting). With a store that processes share, the turn first claims the session.
+   * waiting). With a store that processes share, the turn first claims the session. `options`
+   * shape this turn only (an unattended one, say).
    */
-  async prompt(blocks: AcpContentBlock[], requestSignal: AbortSignal, from?: { link: ConnectionLink; shown: readonly SessionUpdate[] }): Promise<TurnEnd> {
+  async prompt(blocks: AcpContentBlock[], requestSignal: AbortSignal, from?: { link: ConnectionLink; shown: readonly SessionUpdate[] }, options: TurnOptions = {}): Promise<TurnEnd> {
     const started = Date.now();
     const ended = (fields: Record<string, unknown>) => ({ sessionId: this.id, ...fields, durationMs: Date.now() - started });
     let end: TurnEnd | "withdrawn";
@@ -100,7 +101,7 @@ export class LiveSession {
         this.parts.logger.info("Turn started", { sessionId: this.id, blocks: blocks.length });
         this.clients.beginTurn(from?.shown ?? [], (link) => link === from?.link);
         try {
-          return await this.runPrompt(blocks, signal);
+          return await this.runPrompt(blocks, signal, options);
         } finally {
           this.clients.endTurn();
         }
@@ -122,7 +123,7 @@ export class LiveSession {
   }
 
   /** A prompt's turn, or the slash command it names, once it is the session's turn. */
-  private async runPrompt(blocks: AcpContentBlock[], signal: AbortSignal): Promise<TurnEnd> {
+  private async runPrompt(blocks: AcpContentBlock[], signal: AbortSignal, options: TurnOptions): Promise<TurnEnd> {
     let prompt: { blocks: AcpContentBlock[]; input?: unknown } = { blocks };
     const matched = this.parts.commands.match(blocks);
     if (matched) {
@@ -145,7 +146,7 @@ export class LiveSession {
       return failed(claim.error);
     }
     try {
-      return await startTurn(this.parts, prompt.blocks, signal, prompt.input);
+      return await startTurn(this.parts, prompt.blocks, signal, prompt.input, options);
     } finally {
       await claim.release();
     }

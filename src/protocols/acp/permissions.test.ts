@@ -54,6 +54,15 @@ describe("requestPermission", () => {
     ]);
   });
 
+  it("a rejection a client's policy gave (POLICY_META) says so, in the policy's words; an allow and a plain rejection do not", async () => {
+    const byPolicy = editor(() => ({ ...selected("reject_once"), _meta: { "weftjs/policy": "weft chat --approve reads answered." } }));
+    expect(await byPolicy.ask()).toEqual({ decision: "reject", always: false, policy: "weft chat --approve reads answered." });
+    const allowed = editor(() => ({ ...selected("allow_once"), _meta: { "weftjs/policy": "weft chat --approve all answered." } }));
+    expect(await allowed.ask()).toEqual({ decision: "allow", always: false });
+    const blank = editor(() => ({ ...selected("reject_once"), _meta: { "weftjs/policy": 7 } }));
+    expect(await blank.ask()).toEqual({ decision: "reject", always: false });
+  });
+
   it("names the scope an always answer covers, and offers no always option for a call that can have none (an always answer to it is a plain rejection)", async () => {
     const scoped = editor(() => selected("allow_always"));
     expect(await scoped.ask(undefined, { always: "edits in `src/`" })).toEqual({ decision: "allow", always: true });

@@ -1,14 +1,17 @@
 // Asking the person before a tool runs: `session/request_permission` with the four ACP options
 // (the "always" ones naming what they cover, or left out for a call no grant can cover), and
 // "Edit first" when the call's input can be edited in a form. Anything but an explicit allow
-// (or edit first) counts as no: an error, an unknown option, a cancelled request.
+// (or edit first) counts as no: an error, an unknown option, a cancelled request. A client's
+// policy that answered instead of a person says so (unattended-turns.ts).
 
 import { methods, type PermissionOption, RequestError, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 
 import type { SessionClient } from "./session-clients.js";
+import { answeringPolicy } from "./unattended-turns.js";
 
 export type PermissionChoice =
-  | { decision: "allow" | "reject"; always: boolean }
+  /** `policy`: the client's policy answered, not a person, in these words (see POLICY_META). */
+  | { decision: "allow" | "reject"; always: boolean; policy?: string | undefined }
   /** The person wants to edit the call's input before it runs (only when that was offered). */
   | { decision: "edit" }
   /** The person cancelled the turn (or the request was withdrawn because of it). */
@@ -58,17 +61,19 @@ export async function requestPermission(
     if (signal.aborted || response.outcome.outcome === "cancelled") {
       return { decision: "cancelled" };
     }
+    const policy = answeringPolicy(response._meta);
+    const rejected = (always: boolean): PermissionChoice => (policy === undefined ? { decision: "reject", always } : { decision: "reject", always, policy });
     switch (response.outcome.optionId) {
       case "allow_once":
         return { decision: "allow", always: false };
       case "allow_always":
-        return always === false ? { decision: "reject", always: false } : { decision: "allow", always: true };
+        return always === false ? rejected(false) : { decision: "allow", always: true };
       case "edit_first":
-        return offer.editFirst ? { decision: "edit" } : { decision: "reject", always: false };
+        return offer.editFirst ? { decision: "edit" } : rejected(false);
       case "reject_always":
-        return { decision: "reject", always: always !== false };
+        return rejected(always !== false);
       default:
-        return { decision: "reject", always: false };
+        return rejected(false);
     }
   } catch (error) {
     if (signal.aborted || (error instanceof RequestError && error.code === -32800)) {

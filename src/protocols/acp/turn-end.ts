@@ -10,16 +10,19 @@ import type { RunFinish } from "../../graph/run-outcome.js";
 export type AcpStopReason = StopReason;
 
 export type TurnEnd =
-  /** The turn ended (cancelled ones too); the prompt is answered with this stop reason. */
-  | { status: "ended"; stopReason: AcpStopReason }
+  /**
+   * The turn ended (cancelled ones too); the prompt is answered with this stop reason. `waiting`:
+   * it ended asking these questions in words, and the session's next prompt answers them.
+   */
+  | { status: "ended"; stopReason: AcpStopReason; waiting?: string[] | undefined }
   /**
    * The prompt is answered with this error: the run failed, the store could not be reached, the
    * prompt was refused. The session is left as docs/sessions.md says for each.
    */
   | { status: "failed"; error: WeftError };
 
-export function ended(stopReason: AcpStopReason): TurnEnd {
-  return { status: "ended", stopReason };
+export function ended(stopReason: AcpStopReason, waiting?: string[]): TurnEnd {
+  return waiting?.length ? { status: "ended", stopReason, waiting } : { status: "ended", stopReason };
 }
 
 export function failed(error: WeftError): TurnEnd {

@@ -59,7 +59,7 @@ describe("questions as forms", () => {
   it("asks in words when the editor shows no forms; the next prompt answers with a reply", async () => {
     const graph = new ScriptedGraph([question(), completed("a1", "Blue it is.")]);
     const test = testParts(graph);
-    expect(await startTurn(test.parts, prompt("paint"), signal())).toEqual({ status: "ended", stopReason: "end_turn" });
+    expect(await startTurn(test.parts, prompt("paint"), signal())).toEqual({ status: "ended", stopReason: "end_turn", waiting: ["Which colour?"] });
     expect(test.forms).toEqual([]);
     expect(test.text()).toBe("Which colour?");
     expect((await test.stored())?.pending).toEqual([expect.objectContaining({ id: "ask:q1:0", schema: colourSchema })]);
@@ -70,14 +70,14 @@ describe("questions as forms", () => {
   it("asks in words when the schema is not flat, even with forms", async () => {
     const nested: JsonObject = { type: "object", properties: { address: { type: "object", properties: { city: { type: "string" } } } } };
     const test = testParts(new ScriptedGraph([question(nested)]), { form: () => ({ action: "accept", content: {} }) });
-    expect(await startTurn(test.parts, prompt("where"), signal())).toEqual({ status: "ended", stopReason: "end_turn" });
+    expect(await startTurn(test.parts, prompt("where"), signal())).toEqual({ status: "ended", stopReason: "end_turn", waiting: ["Which colour?"] });
     expect(test.forms).toEqual([]);
     expect(test.text()).toBe("Which colour?");
   });
 
   it("falls back to words when the form fails", async () => {
     const test = testParts(new ScriptedGraph([question()]), { form: () => ({ action: "failed", error: "the dialog crashed" }) });
-    expect(await startTurn(test.parts, prompt("paint"), signal())).toEqual({ status: "ended", stopReason: "end_turn" });
+    expect(await startTurn(test.parts, prompt("paint"), signal())).toEqual({ status: "ended", stopReason: "end_turn", waiting: ["Which colour?"] });
     expect(test.forms).toHaveLength(1);
     expect(test.text()).toBe("Which colour?");
     expect(test.logs.find((line) => line.level === "warn")).toMatchObject({ message: "A question's form failed; it is asked as a message", fields: { error: "the dialog crashed" } });

@@ -11,6 +11,7 @@ import type { RunEvent } from "../../graph/events.js";
 import type { AssistantMessage, Message } from "../../types/messages.js";
 import type { AcpContentBlock } from "./content.js";
 import { type AcpSessionRecord, type AcpSessionStore, MemoryAcpSessionStore } from "./session-store.js";
+import type { PermissionChoice } from "./permissions.js";
 import { startTurn } from "./turn.js";
 import { stopReasonOf } from "./turn-end.js";
 
@@ -222,7 +223,8 @@ describe("startTurn", () => {
       completed("a1", "On main"),
     ]);
     const test = testParts(graph, { settings: { answer: (text, interrupt) => `${interrupt.id}: ${text}` } });
-    expect(await startTurn(test.parts, prompt("deploy"), signal())).toEqual({ status: "ended", stopReason: "end_turn" });
+    // The end names the questions it waits on (a client without a person at it stops there).
+    expect(await startTurn(test.parts, prompt("deploy"), signal())).toEqual({ status: "ended", stopReason: "end_turn", waiting: ["Which branch?"] });
     expect(test.text()).toBe("Which branch?");
     const stored = await test.stored();
     expect(stored?.pending).toEqual([{ id: "q1", node: "ask", value: { question: "Which branch?" } }]);
@@ -272,6 +274,37 @@ describe("startTurn", () => {
     const history = (await test.stored())?.history ?? [];
     expect(ids(history)).toEqual(["user:hi", "assistant:The key was refused"]);
     expect(test.updates.at(-1)).toEqual({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n\nThe key was refused" }, messageId: history[1]?.id });
+  });
+
+  it("an unattended turn answers a failed run with its error even with failures: message, and takes the prompt back", async () => {
+    const test = testParts(new ScriptedGraph([{ outcome: { status: "failed", error: new WeftError("model_call_failed", "The key was refused") } }]), { settings: { failures: "message" } });
+    const end = await startTurn(test.parts, prompt("hi"), signal(), undefined, { unattended: true });
+    expect(end.status === "failed" && end.error.message).toBe("The agent failed: The key was refused");
+    expect(test.text()).toBe("");
+    expect((await test.stored())?.history).toEqual([]);
+  });
+
+  it("an unattended turn asks the client about every call, standing grants or not, and a policy's rejection reaches the run as the policy's", async () => {
+    const interrupted = (id: string): ScriptedRun => ({ outcome: { status: "interrupted", interrupts: [{ id, node: "tools", value: approval("run_command") }] } });
+    const graph = new ScriptedGraph([interrupted("i1"), completed("a1", "ran"), interrupted("i2"), completed("a2", "refused"), interrupted("i3"), completed("a3", "ran")]);
+    const record = newRecord();
+    record.always = [["run_command", true]];
+    let answer: PermissionChoice = { decision: "allow", always: true };
+    const test = testParts(graph, { record, answer: () => answer });
+    // A person's "always allow": kept in the ledger, on top of the answer the record kept from before it.
+    await startTurn(test.parts, prompt("one"), signal());
+    expect(test.asked).toHaveLength(0);
+    await test.parts.ledger.grant({ toolName: "run_command" }, true);
+
+    answer = { decision: "reject", always: false, policy: "weft chat --approve reads answered." };
+    await startTurn(test.parts, prompt("two"), signal(), undefined, { unattended: true });
+    expect(test.asked).toHaveLength(1);
+    expect(graph.calls[3]?.answers).toEqual({ i2: { decision: "reject", by: "policy", reason: "weft chat --approve reads answered." } });
+
+    // The next attended turn has the grants as before.
+    await startTurn(test.parts, prompt("three"), signal());
+    expect(test.asked).toHaveLength(1);
+    expect(graph.calls[5]?.answers).toEqual({ i3: { decision: "approve" } });
   });
 
   it("when the turn's end cannot be written, answers with the store's error and takes the prompt back, the store still holding the turn in progress", async () => {

@@ -83,6 +83,16 @@ export interface TurnParts {
   settings: TurnSettings;
 }
 
+/** How one turn is run, beyond its session's settings. */
+export interface TurnOptions {
+  /**
+   * Nobody is at the client (a script's run; see UNATTENDED_META): no standing grant answers an
+   * approval, so the client's policy answers each, and a failed run answers the prompt with an
+   * error even when the session's failures are told as a message.
+   */
+  unattended?: boolean | undefined;
+}
+
 export interface DriveOptions {
   /**
    * Looks at each outcome first: a run that replaces it (the turn starts over) or undefined. It is
@@ -100,7 +110,7 @@ export interface DriveOptions {
  * `input`, from a slash command, is the graph's input instead of the prompt's (a new run, even
  * when the last turn asked a question).
  */
-export async function startTurn(parts: TurnParts, blocks: AcpContentBlock[], signal: AbortSignal, input?: unknown): Promise<TurnEnd> {
+export async function startTurn(parts: TurnParts, blocks: AcpContentBlock[], signal: AbortSignal, input?: unknown, options: TurnOptions = {}): Promise<TurnEnd> {
   const { settings } = parts;
   const size = blocks.reduce((total, block) => total + JSON.stringify(block).length, 0);
   if (size > settings.maxPromptBytes) {
@@ -139,7 +149,7 @@ export async function startTurn(parts: TurnParts, blocks: AcpContentBlock[], sig
   for (const notice of await parts.notices()) {
     void parts.updates.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${notice}\n\n` } });
   }
-  const running = new Turn(parts, turn, history.length, signal);
+  const running = new Turn(parts, turn, history.length, signal, options);
   const first =
     turn.kind === "resume" && turn.answers
       ? parts.graph.resume(turn.answers, running.runOptions())
@@ -163,6 +173,7 @@ export class Turn {
     /** Where the turn's prompt is in the conversation. */
     readonly start: number,
     private readonly signal: AbortSignal,
+    private readonly options: TurnOptions = {},
   ) {}
 
   /** The run id of the turn: the same for every run of it, so a restart can tell whose run a thread holds. */
@@ -258,7 +269,7 @@ export class Turn {
         if (Object.keys(answers).length > 0) {
           record.answered = answers;
         }
-        return this.finish(outcome);
+        return this.finish(outcome, inWords.map(questionText));
       }
       if (this.signal.aborted) {
         return this.finish({ status: "cancelled" });
@@ -289,21 +300,24 @@ export class Turn {
    * The answer to an approval: a grant's (the project's ledger, or an answer this session kept
    * from before the ledger), or the person's; `cancelled` when the turn was. A ledger that cannot
    * be read answers nothing: the person is asked. An "always" answer becomes a grant for the
-   * call's scope; a call that can have none is not offered one.
+   * call's scope; a call that can have none is not offered one. An unattended turn consults no
+   * grant: the client's policy answers every call.
    */
   private async approve(request: ToolApprovalRequest): Promise<ToolApprovalAnswer | "cancelled"> {
     const { session, view, logger, ledger } = this.parts;
-    const remembered = session.remembered(request.toolName);
-    if (remembered === false) {
-      return { decision: "reject", reason: `The person chose to always reject ${request.toolName}.` };
-    }
-    if (remembered === true && request.scope === undefined) {
-      return { decision: "approve" };
-    }
-    const known = await ledger.lookup(request);
-    if (known.found === "grant") {
-      const what = known.grant.scope === WHOLE_TOOL ? request.toolName : `${request.toolName} for ${known.grant.label}`;
-      return known.grant.allow ? { decision: "approve" } : { decision: "reject", reason: `The person chose to always reject ${what}.` };
+    if (!this.options.unattended) {
+      const remembered = session.remembered(request.toolName);
+      if (remembered === false) {
+        return { decision: "reject", reason: `The person chose to always reject ${request.toolName}.` };
+      }
+      if (remembered === true && request.scope === undefined) {
+        return { decision: "approve" };
+      }
+      const known = await ledger.lookup(request);
+      if (known.found === "grant") {
+        const what = known.grant.scope === WHOLE_TOOL ? request.toolName : `${request.toolName} for ${known.grant.label}`;
+        return known.grant.allow ? { decision: "approve" } : { decision: "reject", reason: `The person chose to always reject ${what}.` };
+      }
     }
     await this.announceUnseen(request.toolCallId, request.toolName, request.input);
     // What the person approves: the tool's title, files and description of the call (its diff).
@@ -329,7 +343,10 @@ export class Turn {
         if (choice.always && request.scope !== false) {
           await ledger.grant(request, choice.decision === "allow");
         }
-        return choice.decision === "allow" ? { decision: "approve" } : { decision: "reject" };
+        if (choice.decision === "allow") {
+          return { decision: "approve" };
+        }
+        return choice.policy === undefined ? { decision: "reject" } : { decision: "reject", by: "policy", reason: choice.policy };
     }
   }
 
@@ -420,9 +437,12 @@ export class Turn {
    * failed turn is settled as settleFailedTurn says), the turn is no longer in progress, and the
    * session is written. When that write fails, the prompt is answered with the store's error and
    * taken back unless a tool ran; the store still has the turn in progress (see StoredSession.claim).
+   * `waiting`: the questions the turn asked in words, which its end names.
    */
-  private async finish(outcome: ProtocolResult): Promise<TurnEnd> {
+  private async finish(outcome: ProtocolResult, waiting?: string[]): Promise<TurnEnd> {
     const { session, updates, transcript, view, logger, settings } = this.parts;
+    // Nobody reads an unattended turn's reply: its failure is the prompt's error.
+    const failures = this.options.unattended ? "error" : settings.failures;
     const record = session.record;
     record.history.push(...this.live.dress(transcript.take(outcome.status !== "interrupted"), view.ids));
     const ran = record.history;
@@ -438,7 +458,7 @@ export class Turn {
       }
     } else if (outcome.status === "failed") {
       logger.error("The agent's run failed", { sessionId: session.id, error: outcome.error.message });
-      const shown = settings.failures === "message" ? outcome.error.message : undefined;
+      const shown = failures === "message" ? outcome.error.message : undefined;
       record.history = settleFailedTurn(ran, this.start, { error: outcome.error, shown });
       failureMessage = shown === undefined ? undefined : (record.history.at(-1) as AssistantMessage);
     }
@@ -464,6 +484,6 @@ export class Turn {
       }
       return failed(new TurnFailedError(outcome.error));
     }
-    return ended(stopReason);
+    return ended(stopReason, waiting);
   }
 }
