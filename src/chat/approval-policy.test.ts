@@ -3,7 +3,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 
-import { policyAllows, policyOutcome } from "./approval-policy.js";
+import { policyAllows, policyOutcome, policyReason } from "./approval-policy.js";
 
 const kinds: Array<acp.ToolKind | undefined> = ["read", "search", "think", "edit", "delete", "move", "execute", "fetch", "switch_mode", "other", undefined];
 
@@ -27,5 +27,11 @@ describe("approval policies", () => {
     expect(policyOutcome(false, options)).toEqual({ outcome: "selected", optionId: "no" });
     expect(policyOutcome(true, options.slice(0, 1))).toEqual({ outcome: "selected", optionId: "always" });
     expect(policyOutcome(false, options.slice(0, 2))).toEqual({ outcome: "cancelled" });
+  });
+
+  it("says for the model which policy refused a call, that nobody was asked, and what it allows", () => {
+    expect(policyReason("reads")).toBe("weft chat --approve reads answered for this unattended run, which allows only reading and searching.");
+    expect(policyReason("none")).toContain("--approve none");
+    expect(policyReason("edits")).toContain("no commands");
   });
 });

@@ -25,6 +25,22 @@ export function policyAllows(policy: ApprovalPolicy, kind: acp.ToolKind | undefi
   }
 }
 
+/** What each policy allows, in words, for a rejection the model is told of. */
+const ALLOWS: Record<ApprovalPolicy, string> = {
+  reads: "only reading and searching",
+  edits: "reading, searching and changing files, but no commands or other tools",
+  all: "every tool call",
+  none: "no tool call that needs approval",
+};
+
+/**
+ * Why `policy` rejected a call, for the agent to tell its model (weft's agent does, from the
+ * answer's POLICY_META): which policy, that nobody was asked, and what it allows.
+ */
+export function policyReason(policy: ApprovalPolicy): string {
+  return `weft chat --approve ${policy} answered for this unattended run, which allows ${ALLOWS[policy]}.`;
+}
+
 /**
  * The answer to a permission request: an allow or a reject, always the "once" option where the
  * agent offers one, so an unattended run never leaves a standing grant (or ban) behind it. With no

@@ -30,6 +30,18 @@ describe("chat sessions file", () => {
     expect(sessions.named("/p", "weft acp", "sky")?.sessionId).toBe("sess_3");
   });
 
+  it("keeps which sessions a run started: a run that carries on another's session leaves it theirs, and carrying one on keeps the mark", () => {
+    directory = mkdtempSync(join(tmpdir(), "weft-chat-sessions-"));
+    const sessions = new ChatSessions(join(directory, "chat-sessions.json"));
+    sessions.remember({ cwd: "/p", agent: "weft acp", sessionId: "sess_run", startedByRun: true });
+    sessions.remember({ cwd: "/p", agent: "weft acp", sessionId: "sess_person", startedByRun: false });
+    sessions.remember({ cwd: "/p", agent: "weft acp", name: "nightly", sessionId: "sess_run", startedByRun: false });
+    sessions.remember({ cwd: "/q", agent: "weft acp", sessionId: "sess_elsewhere", startedByRun: true });
+    expect([...sessions.startedByRuns("/p", "weft acp").keys()]).toEqual(["sess_run"]);
+    expect(sessions.startedByRuns("/p", "weft acp").get("sess_run")?.name).toBe("nightly");
+    expect(sessions.startedByRuns("/p", "other agent").size).toBe(0);
+  });
+
   it("reads a missing or foreign file as no sessions", () => {
     directory = mkdtempSync(join(tmpdir(), "weft-chat-sessions-"));
     const path = join(directory, "chat-sessions.json");

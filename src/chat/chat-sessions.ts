@@ -1,6 +1,7 @@
 // The sessions one-shot `weft chat` runs used, kept in a small JSON file
 // ($XDG_STATE_HOME/weft/chat-sessions.json): per directory and agent command, a name for each
-// session id, and which was used last, so `--session <name>` and `--continue` can carry on.
+// session id, which was used last, and which a run started, so `--session <name>` and
+// `--continue` can carry on and `--list` can keep scripts' sessions apart from people's.
 
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -14,6 +15,8 @@ export interface ChatSessionEntry {
   /** The name given with `--session`, if any. */
   name?: string | undefined;
   sessionId: string;
+  /** True when a one-shot run started the session (rather than carrying on one started elsewhere). */
+  startedByRun?: boolean | undefined;
   /** When a run last used it (ISO 8601). */
   usedAt: string;
 }
@@ -39,9 +42,19 @@ export class ChatSessions {
       .at(-1);
   }
 
+  /** The sessions one-shot runs started in `cwd` with `agent`, by id. */
+  startedByRuns(cwd: string, agent: string): Map<string, ChatSessionEntry> {
+    return new Map(
+      this.read()
+        .filter((entry) => entry.cwd === cwd && entry.agent === agent && entry.startedByRun === true)
+        .map((entry) => [entry.sessionId, entry]),
+    );
+  }
+
   /**
    * Records that a run used `sessionId` (under `name`, if given), replacing what the name or the id
-   * stood for before, as the newest entry. Written to a temporary file and renamed, so a reader never sees half a file.
+   * stood for before, as the newest entry; a session keeps its name and whether a run started it.
+   * Written to a temporary file and renamed, so a reader never sees half a file.
    */
   remember(entry: Omit<ChatSessionEntry, "usedAt">): void {
     const kept = this.read().filter(
@@ -49,7 +62,8 @@ export class ChatSessions {
     );
     const previous = this.read().find((other) => other.cwd === entry.cwd && other.agent === entry.agent && other.sessionId === entry.sessionId);
     const name = entry.name ?? previous?.name;
-    kept.push({ ...entry, ...(name === undefined ? {} : { name }), usedAt: new Date().toISOString() });
+    const startedByRun = entry.startedByRun === true || previous?.startedByRun === true;
+    kept.push({ cwd: entry.cwd, agent: entry.agent, ...(name === undefined ? {} : { name }), sessionId: entry.sessionId, ...(startedByRun ? { startedByRun } : {}), usedAt: new Date().toISOString() });
     mkdirSync(dirname(this.path), { recursive: true });
     const temporary = `${this.path}.${process.pid}.tmp`;
     writeFileSync(temporary, `${JSON.stringify({ sessions: kept }, null, 2)}\n`);

@@ -17,6 +17,7 @@ import { LocalTerminals } from "./local-terminals.js";
 import { markdownFor } from "./markdown.js";
 import { type Style, terminalStyle, UpdateRenderer } from "./render-updates.js";
 import { Spinner } from "./spinner.js";
+import { isUnknownSession, unknownSessionMessage } from "./unknown-session.js";
 
 export interface ChatOptions {
   /** The agent: a command to start, or a remote server's URL. */
@@ -191,7 +192,16 @@ export async function runChat(options: ChatOptions): Promise<number> {
       opening = Promise.resolve(sessionId);
       // The header first, then the conversation as the agent replays it.
       write(style.dim(`${name} in ${options.cwd} (session ${sessionId}). ${keys}\n`));
-      const loaded = await connection.agent.request(acp.methods.agent.session.load, { sessionId, cwd: options.cwd, mcpServers: [] });
+      let loaded: acp.LoadSessionResponse;
+      try {
+        loaded = await connection.agent.request(acp.methods.agent.session.load, { sessionId, cwd: options.cwd, mcpServers: [] });
+      } catch (error) {
+        if (!isUnknownSession(error)) {
+          throw error;
+        }
+        write(style.red(`weft chat: ${unknownSessionMessage(sessionId, options.cwd)}\n`));
+        return await leave(1);
+      }
       modes = loaded.modes ?? undefined;
       configOptions = loaded.configOptions ?? configOptions;
       renderer.breakLine();

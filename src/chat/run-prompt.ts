@@ -1,12 +1,15 @@
 // One-shot `weft chat` (`-p "prompt"`, or a prompt on stdin): starts the agent (or connects to it), opens a session (or
 // carries one on), sends the one prompt, answers permissions by the `--approve` policy, prints the
 // turn as text or as the ACP messages themselves (`--format json`), and exits with a code that says
-// how the turn ended (prompt-exit-codes.ts).
+// how the turn ended (prompt-exit-codes.ts). The prompt is marked unattended (unattended-turns.ts),
+// so weft's own agent leaves the policy whole, and tells a failed run and a waiting question apart
+// from a reply.
 
 import * as acp from "@agentclientprotocol/sdk";
 
+import { POLICY_META, UNATTENDED_META, waitingQuestions } from "../protocols/acp/unattended-turns.js";
 import type { AgentLink, AgentTarget } from "./agent-link.js";
-import { type ApprovalPolicy, policyAllows, policyOutcome } from "./approval-policy.js";
+import { type ApprovalPolicy, policyAllows, policyOutcome, policyReason } from "./approval-policy.js";
 import { ChatSessions } from "./chat-sessions.js";
 import { answerLocally } from "./local-access.js";
 import { LocalFiles } from "./local-files.js";
@@ -14,6 +17,8 @@ import { LocalTerminals } from "./local-terminals.js";
 import { openAgentLink } from "./open-agent-link.js";
 import { EXIT_CODES, exitCodeOf } from "./prompt-exit-codes.js";
 import { terminalStyle, UpdateRenderer } from "./render-updates.js";
+import { shellWord } from "./shell-word.js";
+import { isUnknownSession, unknownSessionMessage } from "./unknown-session.js";
 
 /** Which session the run carries on, if any: one by id, by the name a run gave it, or the last here. */
 export type CarryOn = { sessionId: string } | { name: string } | { last: true };
@@ -79,7 +84,7 @@ export async function runPrompt(options: PromptRunOptions): Promise<number> {
   const terminals = new LocalTerminals(options.cwd);
   /** Tool call kinds by id, for a permission request that does not repeat its call's kind. */
   const kinds = new Map<string, acp.ToolKind>();
-  const denied: string[] = [];
+  let denied = false;
   let replaying = false;
 
   // The agent's updates and questions; its fs/* and terminal/* requests go to answerLocally().
@@ -102,11 +107,12 @@ export async function runPrompt(options: PromptRunOptions): Promise<number> {
       if (!json) {
         renderer.breakLine();
       }
-      if (!allow) {
-        denied.push(title);
-      }
+      denied ||= !allow;
+      // Said once, as it happens; the exit code says it again at the end.
       say(`${allow ? "allowed" : "denied"} ${title} (${kind ?? "other"}) by --approve ${options.approve}`);
-      return { outcome: policyOutcome(allow, params.options) };
+      const outcome = policyOutcome(allow, params.options);
+      // The agent tells its model the policy refused, not a person (weft's does).
+      return allow ? { outcome } : { outcome, _meta: { [POLICY_META]: policyReason(options.approve) } };
     });
   const connection = answerLocally(app, files, terminals).connect(link.stream);
   const agent = connection.agent;
@@ -151,6 +157,7 @@ export async function runPrompt(options: PromptRunOptions): Promise<number> {
     const sessions = new ChatSessions(options.sessionsFile);
     const carryOn = options.carryOn;
     let existing: string | undefined;
+    const name = carryOn && "name" in carryOn ? carryOn.name : undefined;
     if (carryOn && "sessionId" in carryOn) {
       existing = carryOn.sessionId;
     } else if (carryOn && "name" in carryOn) {
@@ -163,35 +170,45 @@ export async function runPrompt(options: PromptRunOptions): Promise<number> {
     }
     if (existing !== undefined) {
       const capabilities = init.agentCapabilities;
-      if (capabilities?.sessionCapabilities?.resume) {
-        await whileAlive(agent.request(acp.methods.agent.session.resume, { sessionId: existing, cwd: options.cwd, mcpServers: [] }));
-      } else if (capabilities?.loadSession) {
-        replaying = true;
-        await whileAlive(agent.request(acp.methods.agent.session.load, { sessionId: existing, cwd: options.cwd, mcpServers: [] }));
-        replaying = false;
-      } else {
-        say("the agent cannot carry a session on (it offers neither session/resume nor session/load)");
+      try {
+        if (capabilities?.sessionCapabilities?.resume) {
+          await whileAlive(agent.request(acp.methods.agent.session.resume, { sessionId: existing, cwd: options.cwd, mcpServers: [] }));
+        } else if (capabilities?.loadSession) {
+          replaying = true;
+          await whileAlive(agent.request(acp.methods.agent.session.load, { sessionId: existing, cwd: options.cwd, mcpServers: [] }));
+          replaying = false;
+        } else {
+          say("the agent cannot carry a session on (it offers neither session/resume nor session/load)");
+          return EXIT_CODES.agentFailed;
+        }
+      } catch (error) {
+        if (!isUnknownSession(error)) {
+          throw error;
+        }
+        say(unknownSessionMessage(existing, options.cwd, name));
         return EXIT_CODES.agentFailed;
       }
       sessionId = existing;
     } else {
       sessionId = (await whileAlive(agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers: [] }))).sessionId;
     }
-    sessions.remember({ cwd: options.cwd, agent: agentName, sessionId, ...(carryOn && "name" in carryOn ? { name: carryOn.name } : {}) });
+    sessions.remember({ cwd: options.cwd, agent: agentName, sessionId, ...(name === undefined ? {} : { name }), startedByRun: existing === undefined });
     if (interrupts > 0) {
       return EXIT_CODES.cancelled;
     }
-    const response = await whileAlive(agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: options.prompt }] }));
+    const response = await whileAlive(agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: options.prompt }], _meta: { [UNATTENDED_META]: true } }));
     if (!json) {
       renderer.breakLine();
     }
+    const waiting = response.stopReason === "end_turn" && waitingQuestions(response._meta) !== undefined;
     if (response.stopReason !== "end_turn") {
       say(`the turn ended: ${response.stopReason.replaceAll("_", " ")}`);
+    } else if (waiting) {
+      // The same command carries on there (its --cwd, --agent or --graph name the same agent).
+      const carry = name === undefined ? `--resume ${sessionId}` : `--session ${shellWord(name)}`;
+      say(`the agent asked a question and is waiting for the answer; answer it with the same command and ${carry} -p "<answer>"`);
     }
-    if (denied.length > 0) {
-      say(`denied by --approve ${options.approve}: ${denied.join(", ")}`);
-    }
-    return exitCodeOf(response.stopReason, denied.length > 0);
+    return exitCodeOf(response.stopReason, { denied, waiting });
   };
 
   let code: number;

@@ -3,9 +3,8 @@
 // runs one turn; the exit code says how it ended; --format json prints only valid ACP messages;
 // --approve decides permissions; --session and --continue carry a session on.
 
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
@@ -13,8 +12,9 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { repoRoot } from "../../test/support/agent-process.js";
 import { schemaProblems, WireChecker } from "../../test/support/acp-wire.js";
+import { oneShotChat } from "../../test/support/one-shot-chat.js";
 import { PtyProcess } from "../../test/support/pty.js";
-import { type ChatRequest, FakeModelServer, type FakeScript } from "../testing/fake-model-server.js";
+import type { ChatRequest, FakeScript } from "../testing/fake-model-server.js";
 import { EXIT_CODES } from "./prompt-exit-codes.js";
 
 let cleanup: Array<() => Promise<void> | void> = [];
@@ -25,40 +25,8 @@ afterEach(async () => {
   cleanup = [];
 });
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** A fresh state directory and project, and a fake model playing `script`. */
-type Watch = (child: ChildProcess, stdout: string) => void;
-
-async function setUp(script: FakeScript): Promise<{ model: FakeModelServer; project: string; env: NodeJS.ProcessEnv; weft: (args: string[], input?: string, watch?: Watch) => Promise<Run> }> {
-  const home = mkdtempSync(join(tmpdir(), "weft-home-"));
-  const project = mkdtempSync(join(tmpdir(), "weft-script-"));
-  const model = await FakeModelServer.start(script);
-  cleanup.push(() => rmSync(home, { recursive: true, force: true }), () => rmSync(project, { recursive: true, force: true }), () => model.close());
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: home, XDG_CONFIG_HOME: join(home, "config"), WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url, NO_COLOR: "1", WEFT_LOG: "silent" };
-  delete env.WEFT_MODELS;
-  delete env.WEFT_SESSIONS;
-  /** Runs `weft chat --cwd <project> …args`, with `input` on its stdin (then closed); `watch` sees stdout as it grows. */
-  const weft = (args: string[], input = "", watch?: Watch): Promise<Run> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [join(repoRoot, "bin/weft.js"), "chat", "--cwd", project, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.setEncoding("utf8").on("data", (text: string) => {
-        stdout += text;
-        watch?.(child, stdout);
-      });
-      child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
-      child.on("error", reject);
-      child.on("close", (status) => resolve({ status, stdout, stderr }));
-      child.stdin.end(input);
-    });
-  return { model, project, env, weft };
-}
+const setUp = (script: FakeScript) => oneShotChat(script, (step) => cleanup.push(step));
 
 const lastUser = (request: ChatRequest) => JSON.stringify([...request.messages].reverse().find((message) => message.role === "user")?.content ?? "");
 
@@ -233,7 +201,8 @@ describe("weft chat, one shot", () => {
     const asked = messages.find((message) => message.method === "session/request_permission");
     expect(asked?.params && schemaProblems("RequestPermissionRequest", asked.params)).toEqual([]);
     const answer = messages.find((message) => message !== asked && message.method === undefined && message.id === asked?.id && (message.result as { outcome?: unknown } | undefined)?.outcome);
-    expect(answer?.result).toEqual({ outcome: { outcome: "selected", optionId: "reject_once" } });
+    // With the policy's words, for weft's agent to tell its model (POLICY_META).
+    expect(answer?.result).toEqual({ outcome: { outcome: "selected", optionId: "reject_once" }, _meta: { "weftjs/policy": expect.stringContaining("--approve none") } });
     expect(schemaProblems("RequestPermissionResponse", answer?.result)).toEqual([]);
   });
 

@@ -90,6 +90,7 @@ weft chat options:
                              How a one-shot run answers permissions: reads (default) allows
                              reading and searching; edits also edits, deletes and moves files;
                              all allows everything (commands too); none rejects everything.
+                             It is the whole policy: weft acp's "always" answers do not apply.
   --session <name>           Carry on the session this name was given in this directory by an
                              earlier one-shot run (the first run with the name starts it).
   -c, --continue             Carry on the last session a one-shot run used in this directory.
@@ -111,11 +112,12 @@ weft check options:
 
 weft chat exit codes (one-shot runs):
   0 the turn ended normally        4 the agent refused            7 cancelled (Ctrl-C)
-  1 the agent failed or exited     5 max tokens reached
-  2 bad usage                      6 max turn requests reached
-  3 a permission was denied by --approve
-  With --url, 1 also means the server could not be reached, refused the credentials, or dropped
-  the connection.
+  1 the agent failed or exited     5 max tokens reached           8 the agent asked a question
+  2 bad usage                      6 max turn requests reached      and waits for the answer
+  3 a permission was denied by --approve                            (the next prompt gives it)
+  1 includes a failed model call, a graph that threw, and an unknown --resume session. With
+  --url, 1 also means the server could not be reached, refused the credentials, or dropped the
+  connection.
 
 Models:
   The models a session can switch between (the editor's model picker) are, in order: --model or
