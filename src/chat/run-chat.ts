@@ -11,11 +11,13 @@ import { askForm } from "./input/ask-form.js";
 import { ChatInput } from "./input/chat-input.js";
 import { localCommandNames, runLocalCommand } from "./input/local-commands.js";
 import { historyPath, loadHistory, saveHistory } from "./input/prompt-history.js";
+import { ChatSessions } from "./chat-sessions.js";
 import { answerLocally } from "./local-access.js";
 import { LocalFiles } from "./local-files.js";
 import { LocalTerminals } from "./local-terminals.js";
 import { markdownFor } from "./markdown.js";
 import { type Style, terminalStyle, UpdateRenderer } from "./render-updates.js";
+import { sessionListLines } from "./session-list.js";
 import { Spinner } from "./spinner.js";
 import { isUnknownSession, unknownSessionMessage } from "./unknown-session.js";
 
@@ -26,6 +28,11 @@ export interface ChatOptions {
   cwd: string;
   /** Print the agent's sessions and exit. */
   list?: boolean | undefined;
+  /** With `list`, and in `/sessions`: show the sessions one-shot runs started too. */
+  all?: boolean | undefined;
+  /** What names the agent in the one-shot runs' sessions file, and the file (see PromptRunOptions). */
+  agentKey?: string | undefined;
+  sessionsFile?: string | undefined;
   /** Reopen this session instead of starting one. */
   resume?: string | undefined;
   env?: NodeJS.ProcessEnv | undefined;
@@ -149,23 +156,36 @@ export async function runChat(options: ChatOptions): Promise<number> {
     const name = init.agentInfo?.title ?? init.agentInfo?.name ?? connection.label;
     renderer.agentName = name; // output hook: the agent's own name on its replies
     renderer.markdown = await markdown; // output hook: markdown on a colour terminal
+    /** The lines listing the agent's sessions here (session-list.ts); undefined when it cannot list them. */
     const listSessions = async () => {
       if (!init.agentCapabilities?.sessionCapabilities?.list) {
         return undefined;
       }
-      return (await connection.agent.request(acp.methods.agent.session.list, { cwd: options.cwd })).sessions;
+      const sessions: acp.SessionInfo[] = [];
+      let cursor: string | undefined;
+      // Page on (within reason): the sessions left out of the list must not crowd out the rest.
+      for (let page = 0; page < 20; page++) {
+        const answer = await connection.agent.request(acp.methods.agent.session.list, { cwd: options.cwd, ...(cursor === undefined ? {} : { cursor }) });
+        sessions.push(...answer.sessions);
+        cursor = answer.nextCursor ?? undefined;
+        if (cursor === undefined) {
+          break;
+        }
+      }
+      const runs = options.sessionsFile && options.agentKey ? new ChatSessions(options.sessionsFile).startedByRuns(options.cwd, options.agentKey) : new Map();
+      return sessionListLines(sessions, runs, { all: Boolean(options.all), style, now: new Date() });
     };
     if (options.list) {
-      const sessions = await listSessions();
-      if (sessions === undefined) {
+      const lines = await listSessions();
+      if (lines === undefined) {
         write(`${name} cannot list its sessions.\n`);
         return await leave(1);
       }
-      if (sessions.length === 0) {
+      if (lines.length === 0) {
         write(`No sessions in ${options.cwd}.\n`);
       }
-      for (const session of sessions) {
-        write(`${session.sessionId}  ${style.dim(session.updatedAt ?? "")}  ${session.title ?? ""}\n`);
+      for (const line of lines) {
+        write(`${line}\n`);
       }
       return await leave(0);
     }

@@ -2,7 +2,7 @@
 // with `weft acp` (or a `--graph` module) as its agent and the fake OpenAI-compatible server as the
 // model. `--approve` is the whole policy, standing grants or not; a failed model call or a node
 // that throws exits 1; a question the agent asks exits with the waiting code; a denial is said
-// once and reaches the model as the policy's; an unknown `--resume` session is named.
+// once and reaches the model as the policy's; `--list` keeps one-shot runs' sessions apart.
 
 import { createServer } from "node:net";
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -188,5 +188,35 @@ describe("weft chat: sessions, as scripts and people see them", () => {
     await chat.waitFor(/no session sess_nope in /);
     expect(chat.text).not.toContain("Resource not found");
     expect(await chat.exited).toBe(1);
+  });
+
+  it("--list leaves out the sessions one-shot runs started (a line counts them, --all shows them), and says when each was used in words", async () => {
+    const { project, env, weft } = await setUp(writesNotes);
+    const person = editor(env);
+    await person.initialize();
+    const chatted = await person.newSession(project);
+    expect((await person.prompt(chatted, "hello, I am a person")).stopReason).toBe("end_turn");
+    await person.stop();
+    const first = await weft(["-p", "hello from a script", "--format", "json"]);
+    const scripted = /"sessionId":"(sess_\w+)"/.exec(first.stdout)?.[1] ?? "";
+    expect(scripted).toMatch(/^sess_/);
+    expect((await weft(["-p", "hello again", "--session", "nightly"])).status).toBe(0);
+    // A one-shot run that carries on the person's session leaves it theirs.
+    expect((await weft(["--resume", chatted, "-p", "and a script's question"])).status).toBe(0);
+
+    const listed = await weft(["--list"]);
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toContain(chatted);
+    expect(listed.stdout).not.toContain(scripted);
+    expect(listed.stdout).toContain("2 more started by one-shot runs");
+    expect(listed.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
+    expect(listed.stdout).toMatch(/just now|minutes? ago/);
+
+    const all = await weft(["--list", "--all"]);
+    expect(all.status).toBe(0);
+    expect(all.stdout).toContain(chatted);
+    expect(all.stdout).toContain(scripted);
+    expect(all.stdout).toMatch(/--session nightly/);
+    expect(all.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
   });
 });

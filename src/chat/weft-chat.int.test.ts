@@ -106,7 +106,8 @@ describe("weft chat with other agents and sessions", () => {
 
     const listed = spawnSync(process.execPath, [join(repoRoot, "bin/weft.js"), "chat", "--cwd", project, "--list"], { env: { ...process.env, ...env }, encoding: "utf8" });
     expect(listed.status).toBe(0);
-    const sessionId = /^(sess_\w+)\s+\S+\s+the sky is blue$/m.exec(listed.stdout)?.[1];
+    // The id, when it was used ("just now"), and its title.
+    const sessionId = /^(sess_\w+)\s+(?:just now|\d+ minutes? ago)\s+the sky is blue$/m.exec(listed.stdout)?.[1];
     expect(sessionId).toBeDefined();
 
     const resumed = new PtyProcess(`${command} --resume ${sessionId}`, { env });

@@ -18,6 +18,7 @@ export interface ChatFlags {
   agent?: string | undefined;
   cwd?: string | undefined;
   list?: boolean | undefined;
+  all?: boolean | undefined;
   resume?: string | undefined;
   model?: string | undefined;
   "base-url"?: string | undefined;
@@ -51,6 +52,9 @@ export async function runChatCommand(flags: ChatFlags, version: string): Promise
   }
   if (flags.list && flags.resume !== undefined) {
     throw new UsageError("--list and --resume cannot be used together");
+  }
+  if (flags.all && !flags.list) {
+    throw new UsageError("--all goes with --list");
   }
   // One turn and out: a prompt given with -p, or on stdin when stdin is not a terminal.
   const oneShot = flags.prompt !== undefined || (!process.stdin.isTTY && !flags.list);
@@ -152,9 +156,10 @@ export async function runChatCommand(flags: ChatFlags, version: string): Promise
       version,
     });
   }
-  const options: Parameters<typeof runChat>[0] = { agent, cwd, input: process.stdin, output: process.stdout, version };
+  const options: Parameters<typeof runChat>[0] = { agent, agentKey, sessionsFile: chatSessionsPath(process.env), cwd, input: process.stdin, output: process.stdout, version };
   if (flags.list) {
     options.list = true;
+    options.all = Boolean(flags.all);
   }
   if (flags.resume) {
     options.resume = flags.resume;

@@ -77,6 +77,7 @@ describe("the weft command", () => {
     [["chat", "--cwd", "/nonexistent/weft"], '--cwd "/nonexistent/weft" is not a directory'],
     [["chat", "--resume", " "], "--resume needs a session id"],
     [["chat", "--list", "--resume", "sess_1"], "--list and --resume cannot be used together"],
+    [["chat", "-p", "hi", "--all"], "--all goes with --list"],
     [["chat", "--agent", "other-agent", "--model", "openai:gpt-4.1"], "--model configures weft's own agent"],
     [["chat", "--sessions", "ftp://x"], "uses a scheme weft does not support"],
     [["chat", "-p", "hi", "--list"], "--list cannot be used with a prompt"],

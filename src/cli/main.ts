@@ -79,7 +79,9 @@ weft chat options:
                              see a flag in ps; prefer the environment.            [WEFT_TOKEN]
   --header "<Name: value>"   Another header to send with --url (may be repeated).
   --cwd <dir>                The directory the session works in. Default: the current one.
-  --list                     List the agent's sessions in that directory and exit.
+  --list                     List the agent's sessions in that directory and exit. Those
+                             one-shot runs started are counted, not listed.
+  --all                      With --list: list those one-shot runs started too.
   --resume <session id>      Reopen a session (with a prompt: send it there).
   -p, --prompt "<prompt>"    Run one turn with this prompt and exit; what is piped into stdin
                              follows it. Without -p, stdin that is not a terminal is the prompt
@@ -284,6 +286,7 @@ async function chat(args: string[]): Promise<number> {
       agent: { type: "string" },
       cwd: { type: "string" },
       list: { type: "boolean" },
+      all: { type: "boolean" },
       resume: { type: "string" },
       prompt: { type: "string", short: "p" },
       format: { type: "string" },

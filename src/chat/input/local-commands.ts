@@ -13,7 +13,8 @@ export interface LocalCommandContext {
   agentCommands(): readonly acp.AvailableCommand[];
   /** The session's modes and config options as last reported, once a session exists. */
   surface(): { modes: acp.SessionModeState | undefined; configOptions: readonly acp.SessionConfigOption[] };
-  listSessions(): Promise<acp.SessionInfo[] | undefined>;
+  /** The lines that list the agent's sessions here (session-list.ts); undefined when it cannot list them. */
+  listSessions(): Promise<string[] | undefined>;
   ensureSession(): Promise<string>;
   setMode(modeId: string): Promise<void>;
   setConfigOption(configId: string, value: string): Promise<void>;
@@ -45,14 +46,14 @@ export async function runLocalCommand(line: string, context: LocalCommandContext
       return "handled";
     }
     case "sessions": {
-      const sessions = await context.listSessions();
-      if (sessions === undefined) {
+      const lines = await context.listSessions();
+      if (lines === undefined) {
         write(style.dim("This agent cannot list its sessions.\n"));
-      } else if (sessions.length === 0) {
+      } else if (lines.length === 0) {
         write(style.dim("No sessions here yet.\n"));
       }
-      for (const session of sessions ?? []) {
-        write(`  ${session.sessionId}  ${style.dim(session.updatedAt ?? "")}  ${session.title ?? ""}\n`);
+      for (const line of lines ?? []) {
+        write(`  ${line}\n`);
       }
       return "handled";
     }
