@@ -141,7 +141,8 @@ Environment:
   WEFT_API_KEY               The API key of the --model/WEFT_MODELS models (else OPENAI_API_KEY,
                              ANTHROPIC_API_KEY, …; config file models use apiKeyFile).
   WEFT_LOG                   silent, error, warn (default), info, or debug (debug adds a log of
-                             every ACP message). Logs go to stderr; stdout is only ACP.
+                             every ACP message). Logs go to stderr; stdout is only ACP. Set, it
+                             also has weft chat show its agent's log on chat's stderr.
   WEFT_BWRAP                 The bubblewrap program weft serve confines commands with. Default:
                              bwrap on PATH.
 `;

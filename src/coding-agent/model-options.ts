@@ -10,6 +10,7 @@ import type { LanguageModelV3, SharedV3ProviderOptions } from "@ai-sdk/provider"
 import type { AgentRunContext } from "../agent/create-agent.js";
 import { WeftError } from "../errors/weft-error.js";
 import type { RunConfig } from "../graph/run-outcome.js";
+import { apiKeyProblem } from "../models/api-key-problem.js";
 import { knownModel, type ModelPrices } from "../models/known-models.js";
 import { lazyModel } from "../models/lazy-model.js";
 import { OLLAMA_BASE_URL, parseModelSpec } from "../models/resolve-model.js";
@@ -264,11 +265,17 @@ function readKey(choice: ModelChoice): string | undefined {
   if (choice.apiKeyFile === undefined) {
     return undefined;
   }
+  let key: string;
   try {
-    return readFileSync(choice.apiKeyFile, "utf8").trim();
+    key = readFileSync(choice.apiKeyFile, "utf8").trim();
   } catch (error) {
     throw new WeftError("model_key_unreadable", `Cannot read the API key of ${choice.model} from ${choice.apiKeyFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}. Run weft setup, or fix apiKeyFile in the config file.`, { cause: error });
   }
+  const problem = key === "" ? undefined : apiKeyProblem(key);
+  if (problem !== undefined) {
+    throw new WeftError("invalid_api_key", `The API key of ${choice.model} in ${choice.apiKeyFile} ${problem}. Run weft setup, or put the real key in that file.`);
+  }
+  return key;
 }
 
 /** A model that reads its key and loads its provider when first called. */
