@@ -72,6 +72,25 @@ describe("examples", () => {
     expect(agent.textOf(sessionId)).toBe("That prompt has 3 words.");
   });
 
+  it("notes-graph.ts keeps notes across prompts, and clears them only when the person says yes", async () => {
+    const agent = example("notes-graph.ts");
+    await agent.initialize();
+    const sessionId = await agent.newSession(repoRoot);
+    const reply = async (prompt: string) => {
+      const mark = agent.updatesOf(sessionId).length;
+      expect((await agent.prompt(sessionId, prompt)).stopReason).toBe("end_turn");
+      return agent.textOf(sessionId, mark);
+    };
+    expect(await reply("buy milk")).toBe("Noted. Notes so far: buy milk.");
+    expect(await reply("call Ana")).toBe("Noted. Notes so far: buy milk; call Ana.");
+    expect(await reply("clear")).toBe("Clear all 2 notes? Answer yes or no.");
+    expect(await reply("no")).toBe("Kept them.");
+    expect(await reply("water the plants")).toBe("Noted. Notes so far: buy milk; call Ana; water the plants.");
+    expect(await reply("clear")).toBe("Clear all 3 notes? Answer yes or no.");
+    expect(await reply("yes")).toBe("Cleared.");
+    expect(await reply("start again")).toBe("Noted. Notes so far: start again.");
+  });
+
   it("serve-agent.ts asks before setting a reminder", async () => {
     model = await FakeModelServer.start([{ toolCalls: [{ name: "set_reminder", arguments: { text: "tea", at: "16:00" } }] }, { text: "Done." }]);
     const agent = example("serve-agent.ts", { WEFT_MODEL: "openai-compatible:fake", WEFT_BASE_URL: model.url });

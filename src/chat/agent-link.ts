@@ -9,7 +9,14 @@ import type { AcpCookieStore } from "@agentclientprotocol/sdk/experimental/http-
 import type { LineTap } from "./agent-process.js";
 
 /** Where the agent is: a command to start here, or a remote server's ACP endpoint. */
-export type AgentTarget = { command: readonly string[] } | RemoteAgentTarget;
+export type AgentTarget = LocalAgentTarget | RemoteAgentTarget;
+
+export interface LocalAgentTarget {
+  /** The agent's command and its arguments. */
+  command: readonly string[];
+  /** Where the agent's stderr is copied as it comes, when the person asked for its log (WEFT_LOG). */
+  log?: NodeJS.WritableStream | undefined;
+}
 
 export interface RemoteAgentTarget {
   /** The endpoint: http:// or https:// (Streamable HTTP), ws:// or wss:// (WebSocket). */

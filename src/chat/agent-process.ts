@@ -20,6 +20,8 @@ export interface AgentProcessOptions {
   fromAgent?: LineTap | undefined;
   /** Each line written to the agent. */
   toAgent?: LineTap | undefined;
+  /** Where the agent's stderr is copied as it comes (its log); otherwise only its end is kept. */
+  log?: NodeJS.WritableStream | undefined;
 }
 
 /** A running agent: its ACP streams, how it ended, and the end of what it wrote to stderr. */
@@ -47,6 +49,7 @@ export class AgentProcess {
     }
     stderr.setEncoding("utf8");
     stderr.on("data", (text: string) => {
+      options.log?.write(text);
       this.errors = (this.errors + text).slice(-4000);
     });
     // Writing to an agent that has gone is reported through `exited`, not as an unhandled error.

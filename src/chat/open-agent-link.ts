@@ -13,7 +13,7 @@ export async function openAgentLink(target: AgentTarget, options: AgentLinkOptio
     const { connectRemoteAgent } = await import("./remote-agent.js");
     return connectRemoteAgent(target, options);
   }
-  return startedAgentLink(new AgentProcess({ command: target.command, cwd: options.cwd, env: options.env, fromAgent: options.fromAgent, toAgent: options.toAgent }), target.command);
+  return startedAgentLink(new AgentProcess({ command: target.command, cwd: options.cwd, env: options.env, fromAgent: options.fromAgent, toAgent: options.toAgent, log: target.log }), target.command);
 }
 
 function startedAgentLink(agentProcess: AgentProcess, command: readonly string[]): AgentLink {

@@ -41,7 +41,7 @@ export async function runAcp(config: AgentConfig, version: string, graphFile?: s
 function codingAgentServer(config: AgentConfig, streams: AcpStreams, store: LazyStore, logger: Logger, version: string): AcpServer {
   const models = configuredModels(config, logger);
   return serveCodingAgent(streams, {
-    ...(models ? { models } : { model: new UnconfiguredModel() }),
+    ...(models ? { models } : { model: new UnconfiguredModel(config.configFile) }),
     authMethods: [SETUP_METHOD],
     // With no model yet, an editor that can run setup is asked to (session/new: auth_required);
     // the others get sessions whose every prompt says how to set one up.

@@ -86,7 +86,11 @@ export async function runChatCommand(flags: ChatFlags, version: string): Promise
     }
   } else {
     // Checked here, so a bad value is a usage error of this command and not of the agent it starts.
-    readAgentConfig(flags, process.env);
+    const config = readAgentConfig(flags, process.env);
+    // Said now, where the person sees it, not only in the answer to their first prompt.
+    if (config.models.length === 0 && flags.graph === undefined) {
+      process.stderr.write(`weft chat: no model is configured, so the agent cannot answer yet: run weft setup, list models in ${config.configFile}, or set WEFT_MODEL (or pass --model).\n`);
+    }
     if (flags.graph !== undefined) {
       graphFlags(flags, {});
       // The agent runs in the session's directory; the module is named from this one.
@@ -113,7 +117,7 @@ export async function runChatCommand(flags: ChatFlags, version: string): Promise
     if (command.length === 0) {
       throw new UsageError("--agent needs a command");
     }
-    agent = { command };
+    agent = { command, ...agentLog() };
   } else {
     // weft's own agent, passing on the model and session flags.
     const command = [process.execPath, fileURLToPath(new URL("../../bin/weft.js", import.meta.url)), "acp"];
@@ -123,7 +127,7 @@ export async function runChatCommand(flags: ChatFlags, version: string): Promise
         command.push(`--${name}`, value);
       }
     }
-    agent = { command };
+    agent = { command, ...agentLog() };
   }
   if (oneShot) {
     // With -p, what is piped or redirected in (`git diff | weft chat -p "review this"`) follows the
@@ -165,6 +169,15 @@ export async function runChatCommand(flags: ChatFlags, version: string): Promise
     options.resume = flags.resume;
   }
   return runChat(options);
+}
+
+/**
+ * The agent's log on chat's stderr, when the person asked for one with WEFT_LOG (which the agent
+ * started here reads too); otherwise its stderr is kept only to say why it ended.
+ */
+function agentLog(): { log?: NodeJS.WritableStream } {
+  const level = process.env.WEFT_LOG?.trim();
+  return level && level !== "silent" ? { log: process.stderr } : {};
 }
 
 /** The one-shot flags make sense together, or a usage error says why not. */

@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 
 import type { ModelChoice } from "../coding-agent/model-options.js";
+import { apiKeyProblem } from "../models/api-key-problem.js";
 import { configFilePath, readModelsConfig } from "./models-config.js";
 import { LOG_LEVELS, type LogLevel } from "./stderr-logger.js";
 import { UsageError } from "./usage-error.js";
@@ -39,8 +40,13 @@ export function readAgentConfig(flags: AgentFlags, env: NodeJS.ProcessEnv): Agen
   if (baseURL !== undefined && !/^https?:\/\/./.test(baseURL)) {
     throw new UsageError(`The base URL must start with http:// or https://, not ${JSON.stringify(baseURL)}.`);
   }
+  const apiKey = nonEmpty(env.WEFT_API_KEY);
+  const keyProblem = apiKey === undefined ? undefined : apiKeyProblem(apiKey);
+  if (keyProblem !== undefined) {
+    throw new UsageError(`WEFT_API_KEY ${keyProblem}. Set it to the real key.`);
+  }
   const configFile = configFilePath(env);
-  const models = readModelsConfig(configFile, { model: flags.model ?? nonEmpty(env.WEFT_MODEL), models: nonEmpty(env.WEFT_MODELS), baseURL, apiKey: nonEmpty(env.WEFT_API_KEY) });
+  const models = readModelsConfig(configFile, { model: flags.model ?? nonEmpty(env.WEFT_MODEL), models: nonEmpty(env.WEFT_MODELS), baseURL, apiKey });
   const logLevel = (nonEmpty(env.WEFT_LOG) ?? "warn") as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new UsageError(`WEFT_LOG must be one of ${LOG_LEVELS.join(", ")}, not ${JSON.stringify(env.WEFT_LOG)}.`);

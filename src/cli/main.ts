@@ -127,9 +127,10 @@ Models:
   $XDG_CONFIG_HOME/weft/config.json (~/.config/weft/config.json), which weft setup writes:
     { "models": [{ "model": "openai:gpt-4.1", "name": "GPT-4.1", "apiKeyFile": "keys/openai.key" }],
       "default": "openai:gpt-4.1" }
-  Each model may also set baseURL, contextWindow, prices { inputPerMillion, outputPerMillion,
-  currency }, reasoning (true offers a thinking level) and listServerModels (Ollama and
-  OpenAI-compatible servers' own lists are offered too unless false). See the README.
+  Each model may also set id (its value in the picker, for one model on two servers), baseURL,
+  contextWindow, prices { inputPerMillion, outputPerMillion, currency }, reasoning (true offers a
+  thinking level) and listServerModels (Ollama and OpenAI-compatible servers' own lists are
+  offered too unless false). See the README.
 
 Your own graph (weft acp --graph, weft chat --graph):
   The module (.js or .mjs; .ts or .mts with a Node that strips types, 22.18 and later, else with
@@ -144,7 +145,8 @@ Environment:
   WEFT_API_KEY               The API key of the --model/WEFT_MODELS models (else OPENAI_API_KEY,
                              ANTHROPIC_API_KEY, …; config file models use apiKeyFile).
   WEFT_LOG                   silent, error, warn (default), info, or debug (debug adds a log of
-                             every ACP message). Logs go to stderr; stdout is only ACP.
+                             every ACP message). Logs go to stderr; stdout is only ACP. Set, it
+                             also has weft chat show its agent's log on chat's stderr.
   WEFT_BWRAP                 The bubblewrap program weft serve confines commands with. Default:
                              bwrap on PATH.
 `;

@@ -72,6 +72,22 @@ describe("the models config file", () => {
     expect(() => parseConfig(json, path)).toThrow(`The config file ${path} is not valid: ${message}`);
   });
 
+  it("keeps two entries of one model apart by their ids, which the default and WEFT_MODEL name", () => {
+    const file = join(directory, "config.json");
+    const entries = [
+      { model: "openai-compatible:llama", baseURL: "http://one:8000/v1" },
+      { model: "openai-compatible:llama", id: "openai-compatible:llama@two:8000", baseURL: "http://two:8000/v1" },
+    ];
+    writeFileSync(file, JSON.stringify({ models: entries, default: "openai-compatible:llama@two:8000" }));
+    const config = readModelsConfig(file, {});
+    expect(config.models).toEqual(entries);
+    expect(config.default).toBe("openai-compatible:llama@two:8000");
+    expect(readModelsConfig(file, { model: "openai-compatible:llama@two:8000" })).toEqual({ models: [entries[1], entries[0]], default: "openai-compatible:llama@two:8000" });
+    expect(readModelsConfig(file, { model: "openai-compatible:llama" })).toEqual({ models: entries, default: "openai-compatible:llama" });
+    expect(() => parseConfig({ models: [entries[0], { ...entries[1], id: "openai-compatible:llama" }] }, path)).toThrow('models lists openai-compatible:llama twice (to offer one model from two servers, give each entry an "id" of its own)');
+    expect(() => parseConfig({ models: entries, default: "openai-compatible:llama@three" }, path)).toThrow("which is not one of the models listed (openai-compatible:llama, openai-compatible:llama@two:8000)");
+  });
+
   it("puts WEFT_MODEL first and as the default, then WEFT_MODELS, then the file's models, each once", () => {
     const file = join(directory, "config.json");
     writeFileSync(file, JSON.stringify({ models: [{ model: "openai:gpt-4.1", name: "From the file" }, { model: "anthropic:claude-sonnet-4-5" }], default: "anthropic:claude-sonnet-4-5" }));

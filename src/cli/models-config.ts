@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 
+import { choiceId } from "../coding-agent/model-choice-id.js";
 import type { ModelChoice } from "../coding-agent/model-options.js";
 import type { ModelPrices } from "../models/known-models.js";
 import { parseModelSpec } from "../models/resolve-model.js";
@@ -38,17 +39,17 @@ export function configFilePath(env: NodeJS.ProcessEnv): string {
 /**
  * The models from the config file at `path` (none when there is no file), then the ones the
  * environment names: `--model`/WEFT_MODEL first and as the default, then WEFT_MODELS, then the
- * file's (a model both name keeps the file's settings). Throws a UsageError naming the file and
- * the field for a file that is not valid.
+ * file's (a model both name keeps the file's settings: the entry with that id, else the first with
+ * that model string). Throws a UsageError naming the file and the field for a file that is not valid.
  */
 export function readModelsConfig(path: string, sources: ModelSources): ModelsConfig {
   const file = readConfigFile(path);
   const fromEnvironment = (model: string, source: string): ModelChoice => {
-    checkSpec(model, source);
-    const inFile = file?.models.find((choice) => choice.model === model);
+    const inFile = file?.models.find((choice) => choiceId(choice) === model) ?? file?.models.find((choice) => choice.model === model);
     if (inFile) {
       return inFile;
     }
+    checkSpec(model, source);
     if (model.startsWith("openai-compatible:") && !sources.baseURL) {
       throw new UsageError(`${model} needs a base URL: pass --base-url or set WEFT_BASE_URL (for example http://127.0.0.1:8000/v1).`);
     }
@@ -63,7 +64,7 @@ export function readModelsConfig(path: string, sources: ModelSources): ModelsCon
   };
   const models: ModelChoice[] = [];
   const add = (choice: ModelChoice) => {
-    if (!models.some((known) => known.model === choice.model)) {
+    if (!models.some((known) => choiceId(known) === choiceId(choice))) {
       models.push(choice);
     }
   };
@@ -76,7 +77,9 @@ export function readModelsConfig(path: string, sources: ModelSources): ModelsCon
   for (const choice of file?.models ?? []) {
     add(choice);
   }
-  return { models, default: sources.model ?? file?.default ?? models[0]?.model };
+  const first = models[0];
+  const named = sources.model === undefined ? undefined : models.find((choice) => choiceId(choice) === sources.model || choice.model === sources.model);
+  return { models, default: named ? choiceId(named) : (file?.default ?? (first && choiceId(first))) };
 }
 
 /** The file's models and default; undefined when there is no file. */
@@ -100,7 +103,7 @@ function readConfigFile(path: string): { models: ModelChoice[]; default: string 
 }
 
 const TOP_FIELDS = ["$schema", "models", "default"];
-const MODEL_FIELDS = ["model", "name", "description", "baseURL", "apiKeyFile", "contextWindow", "prices", "reasoning", "listServerModels"];
+const MODEL_FIELDS = ["model", "id", "name", "description", "baseURL", "apiKeyFile", "contextWindow", "prices", "reasoning", "listServerModels"];
 const PRICE_FIELDS = ["currency", "inputPerMillion", "outputPerMillion"];
 
 /** Checks a parsed config file, field by field; `path` is for the messages and for relative key files. */
@@ -147,6 +150,10 @@ export function parseConfig(json: unknown, path: string): { models: ModelChoice[
       fail(`${at}.model`, `is not usable: ${(error as Error).message}`);
     }
     const choice: ModelChoice = { model };
+    const id = text(fields.id, `${at}.id`);
+    if (id !== undefined) {
+      choice.id = id;
+    }
     const name = text(fields.name, `${at}.name`);
     if (name !== undefined) {
       choice.name = name;
@@ -187,13 +194,13 @@ export function parseConfig(json: unknown, path: string): { models: ModelChoice[
     }
     return choice;
   });
-  const twice = models.find((choice, index) => models.findIndex((other) => other.model === choice.model) !== index);
+  const twice = models.find((choice, index) => models.findIndex((other) => choiceId(other) === choiceId(choice)) !== index);
   if (twice) {
-    fail("models", `lists ${twice.model} twice`);
+    fail("models", `lists ${choiceId(twice)} twice (to offer one model from two servers, give each entry an "id" of its own)`);
   }
   const chosen = text(top.default, "default");
-  if (chosen !== undefined && !models.some((choice) => choice.model === chosen)) {
-    fail("default", `is ${JSON.stringify(chosen)}, which is not one of the models listed (${models.map((choice) => choice.model).join(", ") || "none"})`);
+  if (chosen !== undefined && !models.some((choice) => choiceId(choice) === chosen)) {
+    fail("default", `is ${JSON.stringify(chosen)}, which is not one of the models listed (${models.map(choiceId).join(", ") || "none"})`);
   }
   return { models, default: chosen };
 }
@@ -214,7 +221,7 @@ function prices(fields: Record<string, unknown>, at: string, fail: (field: strin
 }
 
 /** A key file's path: `~/` from the home directory, a relative one from the config file's folder. */
-function keyPath(file: string, configPath: string): string {
+export function keyPath(file: string, configPath: string): string {
   if (file === "~" || file.startsWith("~/")) {
     return join(homedir(), file.slice(1));
   }

@@ -59,7 +59,7 @@ export async function runServe(flags: ServeFlags, config: AgentConfig, env: Node
   const server = serveCodingAgentHttp(
     { authenticate, roots, origins: flags.origin?.length ? flags.origin : undefined },
     {
-      ...(models ? { models } : { model: new UnconfiguredModel() }),
+      ...(models ? { models } : { model: new UnconfiguredModel(config.configFile) }),
       store,
       logger,
       agentInfo: { name: "weft", title: "weft", version },

@@ -1,16 +1,18 @@
 // `weft setup` (and `weft acp --setup`, which editors run as a terminal sign-in): asks for a
-// provider, a model and an API key, then writes the config file and the key, in a file of its own
-// that only the person can read. Reads its answers line by line, so a script can pipe them in.
+// provider, a model and an API key, then writes the config file and the key, in a file of the
+// server's own that only the person can read. Reads its answers line by line, so a script can pipe
+// them in.
 
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
 
-import type { ModelChoice } from "../coding-agent/model-options.js";
+import { choiceId, qualifiedChoiceId, serverAt, serverOf } from "../coding-agent/model-choice-id.js";
+import { apiKeyProblem } from "../models/api-key-problem.js";
 import { OLLAMA_BASE_URL } from "../models/resolve-model.js";
 import { listServerModels } from "../models/server-models.js";
-import { configFilePath, parseConfig } from "./models-config.js";
+import { configFilePath, keyPath, parseConfig } from "./models-config.js";
 import { UsageError } from "./usage-error.js";
 
 interface ProviderChoice {
@@ -56,17 +58,42 @@ async function setUp(asker: Asker, env: NodeJS.ProcessEnv): Promise<number> {
     const fallback = provider.provider === "ollama" ? OLLAMA_BASE_URL : undefined;
     for (;;) {
       const answer = (await asker.ask(fallback ? `Server's base URL [${fallback}]: ` : "Server's base URL (such as http://127.0.0.1:8000/v1): ")) || fallback || "";
-      if (/^https?:\/\/./.test(answer)) {
+      if (/^https?:\/\/./.test(answer) && URL.canParse(answer)) {
         baseURL = answer;
         break;
       }
       asker.say("The base URL must start with http:// or https://.");
     }
   }
+  const directory = dirname(configFile);
+  const entries = existing.models as ConfigEntry[];
+  const server = serverAt(provider.provider, baseURL);
+  const ofServer = (entry: ConfigEntry) => serverOf(entry) === server;
+  // A key saved for this server before may be kept: Enter keeps it ("-" then means none).
+  const saved = entries.find((entry) => ofServer(entry) && entry.apiKeyFile !== undefined)?.apiKeyFile;
   let key: string | undefined;
+  let keyFile: string | undefined;
   if (provider.key !== "none") {
+    const question =
+      provider.key === "required"
+        ? `${provider.label} API key (not shown${saved ? "; empty keeps the saved one" : ""}): `
+        : `API key, if the server needs one (not shown; ${saved ? 'empty keeps the saved one, "-" for none' : "empty for none"}): `;
     for (;;) {
-      key = (await asker.ask(provider.key === "required" ? `${provider.label} API key (not shown): ` : "API key, if the server needs one (not shown; empty for none): ", { secret: true })).trim();
+      key = (await asker.ask(question, { secret: true })).trim();
+      if (key === "" && saved !== undefined) {
+        keyFile = saved;
+        key = savedKey(saved, configFile);
+        break;
+      }
+      if (key === "-" && saved !== undefined && provider.key === "optional") {
+        key = undefined;
+        break;
+      }
+      const problem = key === "" ? undefined : apiKeyProblem(key);
+      if (problem !== undefined) {
+        asker.say(`That key ${problem}. Paste the key itself.`);
+        continue;
+      }
       if (key !== "" || provider.key === "optional") {
         break;
       }
@@ -86,35 +113,76 @@ async function setUp(asker: Asker, env: NodeJS.ProcessEnv): Promise<number> {
     modelId = (await asker.ask(suggested ? `Model [${suggested}]: ` : "Model: ")).trim() || suggested || "";
   }
   const model = `${provider.provider}:${modelId}`;
-  const choice: ModelChoice = { model };
-  if (baseURL !== undefined) {
-    choice.baseURL = baseURL;
-  }
-  const directory = dirname(configFile);
   privateDirectory(directory);
-  let keyFile: string | undefined;
-  if (key) {
+  if (key && keyFile === undefined) {
     privateDirectory(join(directory, "keys"));
-    keyFile = join("keys", `${provider.provider}.key`);
+    keyFile = keyFileName(provider.provider, baseURL, (name) => entries.some((entry) => entry.apiKeyFile === name && !ofServer(entry)));
     const path = join(directory, keyFile);
     writeFileSync(path, `${key}\n`, { mode: 0o600 });
     chmodSync(path, 0o600);
   }
-  const models = (existing.models as Array<Record<string, unknown>>).filter((entry) => entry.model !== model);
-  const entry: Record<string, unknown> = { model };
+  // The key is the server's: its other models use the one given or kept too (or, with none, none).
+  const models = entries.map((entry) => (ofServer(entry) ? withKeyFile(entry, keyFile) : entry));
+  // The same model on the same server is set up again: its entry is replaced, keeping the fields
+  // the person added. On another server it is a model of its own, with an id that names the server.
+  const same = models.findIndex((entry) => entry.model === model && ofServer(entry));
+  const entry: ConfigEntry = same >= 0 ? { ...(models.splice(same, 1)[0] as ConfigEntry), model } : { model };
   if (baseURL !== undefined) {
     entry.baseURL = baseURL;
   }
-  if (keyFile !== undefined) {
-    entry.apiKeyFile = keyFile;
+  const taken = (id: string) => models.some((other) => choiceId(other) === id);
+  if (same < 0 && taken(model)) {
+    entry.id = qualifiedChoiceId(model, baseURL, taken);
   }
-  const config = { ...existing, models: [entry, ...models], default: model };
+  const config = { ...existing, models: [withKeyFile(entry, keyFile), ...models], default: choiceId(entry) };
   writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-  asker.say(`\nSaved ${configFile}: weft acp now starts with ${model}.`);
+  asker.say(`\nSaved ${configFile}: weft acp now starts with ${choiceId(entry)}.`);
   if (keyFile !== undefined) {
     asker.say(`The key is in ${join(directory, keyFile)}, readable only by you.`);
   }
   return 0;
+}
+
+/** An entry of the config file as setup reads and writes it: the fields it sets, and the rest as they are. */
+interface ConfigEntry extends Record<string, unknown> {
+  model: string;
+  id?: string;
+  baseURL?: string;
+  apiKeyFile?: string;
+}
+
+/** The key in a key file the config file names, for asking the server for its models; undefined when it cannot be read. */
+function savedKey(file: string, configFile: string): string | undefined {
+  try {
+    return readFileSync(keyPath(file, configFile), "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `entry` with `keyFile` as its key file, or with none. */
+function withKeyFile(entry: ConfigEntry, keyFile: string | undefined): ConfigEntry {
+  const { apiKeyFile: _old, ...rest } = entry;
+  return keyFile === undefined ? rest : { ...rest, apiKeyFile: keyFile };
+}
+
+/**
+ * The key file of a server, relative to the config file's folder: `keys/openai.key` for a
+ * provider's own service; for a server with a base URL, one named after its host, port and path
+ * (`keys/openai-compatible-127.0.0.1-8000-v1.key`), numbered when another server's entry uses it.
+ */
+function keyFileName(provider: string, baseURL: string | undefined, usedByOther: (name: string) => boolean): string {
+  let stem = provider;
+  if (baseURL !== undefined) {
+    const url = new URL(baseURL);
+    const place = `${url.hostname}-${url.port || (url.protocol === "https:" ? "443" : "80")}${url.pathname}`;
+    stem = `${provider}-${place.replace(/[^A-Za-z0-9.]+/g, "-").replace(/^-+|-+$/g, "")}`;
+  }
+  let name = join("keys", `${stem}.key`);
+  for (let number = 2; usedByOther(name); number++) {
+    name = join("keys", `${stem}-${number}.key`);
+  }
+  return name;
 }
 
 /** The config file as it is, to add to; a file weft cannot read is not overwritten. */

@@ -300,8 +300,10 @@ describe("weft acp's models", () => {
     expect(result.stdout).toContain("The server lists: served-model");
     const directory = join(harness.configHome, "weft");
     const config = JSON.parse(readFileSync(join(directory, "config.json"), "utf8")) as unknown;
-    expect(config).toEqual({ models: [{ model: "openai-compatible:served-model", baseURL: server.url, apiKeyFile: "keys/openai-compatible.key" }], default: "openai-compatible:served-model" });
-    const keyFile = join(directory, "keys", "openai-compatible.key");
+    // The key file is the server's own, named after its host, port and path.
+    const serverKey = `keys/openai-compatible-127.0.0.1-${new URL(server.url).port}-v1.key`;
+    expect(config).toEqual({ models: [{ model: "openai-compatible:served-model", baseURL: server.url, apiKeyFile: serverKey }], default: "openai-compatible:served-model" });
+    const keyFile = join(directory, serverKey);
     expect(readFileSync(keyFile, "utf8").trim()).toBe("sk-secret-123");
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     expect(statSync(directory).mode & 0o777).toBe(0o700);

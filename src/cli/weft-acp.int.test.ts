@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 
 import type { AgentProcess } from "../../test/support/agent-process.js";
 import { weftAcpHarness } from "../../test/support/weft-acp-harness.js";
-import { NO_MODEL_MESSAGE } from "../models/unconfigured-model.js";
+import { noModelMessage } from "../models/unconfigured-model.js";
 import type { FakeModelServer, FakeScript } from "../testing/fake-model-server.js";
 
 const harness = weftAcpHarness();
@@ -86,8 +86,11 @@ describe("weft acp", () => {
     await agent.initialize();
     const sessionId = await agent.newSession(harness.project);
     expect((await agent.prompt(sessionId, "hello?")).stopReason).toBe("end_turn");
-    expect(agent.textOf(sessionId)).toBe(NO_MODEL_MESSAGE);
-    expect(agent.stderr).toContain("No model is configured");
+    // The config file named is the one this agent reads, under its XDG_CONFIG_HOME.
+    const configFile = join(harness.configHome, "weft", "config.json");
+    expect(agent.textOf(sessionId)).toBe(noModelMessage(configFile));
+    expect(agent.textOf(sessionId)).toContain(`list models in ${configFile}`);
+    expect(agent.stderr).toContain(`No model is configured (run weft setup, write ${configFile}`);
   });
 
   it("tells the person, in the turn, when the model cannot be reached or refuses the key", async () => {

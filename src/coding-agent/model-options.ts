@@ -10,6 +10,7 @@ import type { LanguageModelV3, SharedV3ProviderOptions } from "@ai-sdk/provider"
 import type { AgentRunContext } from "../agent/create-agent.js";
 import { WeftError } from "../errors/weft-error.js";
 import type { RunConfig } from "../graph/run-outcome.js";
+import { apiKeyProblem } from "../models/api-key-problem.js";
 import { knownModel, type ModelPrices } from "../models/known-models.js";
 import { lazyModel } from "../models/lazy-model.js";
 import { OLLAMA_BASE_URL, parseModelSpec } from "../models/resolve-model.js";
@@ -17,11 +18,17 @@ import { listServerModels, SERVER_MODELS_TIMEOUT_MS } from "../models/server-mod
 import type { AcpConfigChoice, AcpConfigOption } from "../protocols/acp/config-options.js";
 import type { AcpUsageOptions } from "../protocols/acp/usage.js";
 import { silentLogger, type Logger } from "../types/logger.js";
+import { choiceId, qualifiedChoiceId, serverOf } from "./model-choice-id.js";
 
 /** One model a person can pick, as their config file or environment gives it. */
 export interface ModelChoice {
-  /** A "provider:model" string, such as `openai:gpt-4.1`: also the value the option takes. */
+  /** A "provider:model" string, such as `openai:gpt-4.1`: also the value the option takes, unless `id` is given. */
   model: string;
+  /**
+   * The value the option takes for this choice, when it is not the model string: for a model
+   * that two servers serve, so each is a choice of its own (`openai-compatible:llama@box:8000`).
+   */
+  id?: string | undefined;
   /** What the editor shows. Defaults to the model string. */
   name?: string | undefined;
   description?: string | undefined;
@@ -86,8 +93,8 @@ export class ModelCatalog {
       throw new WeftError("invalid_option", "A model catalog needs at least one model.");
     }
     this.choices = [...choices];
-    this.defaultModel = options.default ?? (choices[0] as ModelChoice).model;
-    if (!this.choices.some((choice) => choice.model === this.defaultModel)) {
+    this.defaultModel = options.default ?? choiceId(choices[0] as ModelChoice);
+    if (!this.choices.some((choice) => choiceId(choice) === this.defaultModel)) {
       throw new WeftError("invalid_option", `The default model ${this.defaultModel} is not one of the models.`);
     }
     this.logger = options.logger ?? silentLogger;
@@ -109,13 +116,13 @@ export class ModelCatalog {
     return this.options;
   };
 
-  /** The model for a run's pick, built once per model string. */
+  /** The model for a run's pick, built once per choice. */
   modelFor = ({ config }: Pick<AgentRunContext, "config">): LanguageModelV3 => {
     const choice = this.choiceFor(config);
-    let model = this.models.get(choice.model);
+    let model = this.models.get(choiceId(choice));
     if (!model) {
       model = lazyChoice(choice);
-      this.models.set(choice.model, model);
+      this.models.set(choiceId(choice), model);
     }
     return model;
   };
@@ -138,7 +145,7 @@ export class ModelCatalog {
 
   private choiceFor(config: RunConfig): ModelChoice {
     const picked = config[MODEL_OPTION_ID];
-    return this.choices.find((choice) => choice.model === picked) ?? (this.choices.find((choice) => choice.model === this.defaultModel) as ModelChoice);
+    return this.choices.find((choice) => choiceId(choice) === picked) ?? (this.choices.find((choice) => choiceId(choice) === this.defaultModel) as ModelChoice);
   }
 
   private figures(choice: ModelChoice): { contextWindow: number | undefined; prices: ModelPrices | undefined } {
@@ -152,14 +159,14 @@ export class ModelCatalog {
 
   private buildOptions(): AcpConfigOption[] {
     const choices: AcpConfigChoice[] = this.choices.map((choice) => {
-      const entry: AcpConfigChoice = { value: choice.model, name: choice.name ?? choice.model };
+      const entry: AcpConfigChoice = { value: choiceId(choice), name: choice.name ?? choiceId(choice) };
       if (choice.description !== undefined) {
         entry.description = choice.description;
       }
       return entry;
     });
     const options: AcpConfigOption[] = [{ type: "select", id: MODEL_OPTION_ID, name: "Model", category: "model", default: this.defaultModel, options: choices }];
-    const reasoning = this.choices.filter((choice) => this.reasons(choice)).map((choice) => choice.model);
+    const reasoning = this.choices.filter((choice) => this.reasons(choice)).map(choiceId);
     if (reasoning.length > 0) {
       options.push({
         type: "select",
@@ -192,7 +199,7 @@ export class ModelCatalog {
       // Ollama's models without a base URL are on its local port, as resolveModel() has it.
       const baseURL = choice.baseURL ?? (provider === "ollama" ? OLLAMA_BASE_URL : undefined);
       if ((provider === "ollama" || provider === "openai-compatible") && choice.listServerModels !== false && baseURL !== undefined) {
-        servers.set(`${provider} ${baseURL}`, { ...choice, baseURL });
+        servers.set(serverOf(choice), { ...choice, baseURL });
       }
     }
     const lists = await Promise.all(
@@ -212,10 +219,15 @@ export class ModelCatalog {
       const provider = parseModelSpec(server.model).provider;
       for (const id of ids) {
         const model = `${provider}:${id}`;
-        if (this.choices.some((choice) => choice.model === model)) {
+        // A model the server's own entry names is there already; one another server's entry
+        // names too is offered apart, under an id that names this server.
+        if (this.choices.some((choice) => choice.model === model && serverOf(choice) === serverOf(server))) {
           continue;
         }
         const listed: ModelChoice = { model, name: id, description: `Listed by ${server.baseURL as string}`, baseURL: server.baseURL, listServerModels: false };
+        if (this.choices.some((choice) => choiceId(choice) === model)) {
+          listed.id = qualifiedChoiceId(model, server.baseURL, (taken) => this.choices.some((choice) => choiceId(choice) === taken));
+        }
         if (server.apiKey !== undefined) {
           listed.apiKey = server.apiKey;
         }
@@ -253,11 +265,17 @@ function readKey(choice: ModelChoice): string | undefined {
   if (choice.apiKeyFile === undefined) {
     return undefined;
   }
+  let key: string;
   try {
-    return readFileSync(choice.apiKeyFile, "utf8").trim();
+    key = readFileSync(choice.apiKeyFile, "utf8").trim();
   } catch (error) {
     throw new WeftError("model_key_unreadable", `Cannot read the API key of ${choice.model} from ${choice.apiKeyFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}. Run weft setup, or fix apiKeyFile in the config file.`, { cause: error });
   }
+  const problem = key === "" ? undefined : apiKeyProblem(key);
+  if (problem !== undefined) {
+    throw new WeftError("invalid_api_key", `The API key of ${choice.model} in ${choice.apiKeyFile} ${problem}. Run weft setup, or put the real key in that file.`);
+  }
+  return key;
 }
 
 /** A model that reads its key and loads its provider when first called. */

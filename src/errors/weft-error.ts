@@ -24,6 +24,7 @@ export type WeftErrorCode =
   | "model_call_failed"
   | "model_list_failed"
   | "model_key_unreadable"
+  | "invalid_api_key"
   | "context_overflow"
   // Stores, and packages that are optional.
   | "invalid_namespace"

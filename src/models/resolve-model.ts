@@ -5,6 +5,7 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 
 import { hasMarker, WeftError } from "../errors/weft-error.js";
+import { apiKeyProblem } from "./api-key-problem.js";
 
 export const MODEL_PROVIDERS = ["openai", "anthropic", "openai-compatible", "ollama"] as const;
 
@@ -54,9 +55,23 @@ export function parseModelSpec(spec: string): { provider: ModelProvider; modelId
 
 export const OLLAMA_BASE_URL = "http://127.0.0.1:11434/v1";
 
-/** The LanguageModelV3 a "provider:model" string names. */
+/** The variable each provider's package reads its key from when none is given. */
+const KEY_VARIABLES: Partial<Record<ModelProvider, string>> = { openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY" };
+
+/**
+ * The LanguageModelV3 a "provider:model" string names. Throws a WeftError (`invalid_api_key`) when
+ * the key, given or in the provider's variable, has a character no key has (a placeholder's "…",
+ * a space), rather than letting the request fail on its header.
+ */
 export async function resolveModel(spec: string, options: ResolveModelOptions = {}): Promise<LanguageModelV3> {
   const { provider, modelId } = parseModelSpec(spec);
+  const variable = KEY_VARIABLES[provider];
+  const key = options.apiKey ?? (variable === undefined ? undefined : process.env[variable]);
+  const problem = key === undefined || key === "" ? undefined : apiKeyProblem(key);
+  if (problem !== undefined) {
+    const where = options.apiKey === undefined ? `in ${variable as string}` : `given for ${spec}`;
+    throw new WeftError("invalid_api_key", `The API key ${where} ${problem}. Set it to the real key.`);
+  }
   const common: { apiKey?: string; baseURL?: string; headers?: Record<string, string> } = {};
   if (options.apiKey !== undefined) {
     common.apiKey = options.apiKey;
