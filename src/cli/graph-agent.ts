@@ -21,7 +21,6 @@ export interface GraphAgentOptions {
 
 /** The module's graph and the options to serve it with; a UsageError when the module has none. */
 export async function graphAgent(file: string, options: GraphAgentOptions): Promise<{ graph: ProtocolGraph; options: AcpOptions }> {
-  quietStdout();
   const { store, logger } = options;
   const editor = acpEditor({ logger });
   const found = await loadGraphModule(file, { store, editor, logger });
@@ -70,16 +69,4 @@ function langGraphName(graph: LangGraphLike): string | undefined {
   const named = graph as { name?: unknown; graph?: { name?: unknown } };
   const name = typeof named.name === "string" ? named.name : named.graph?.name;
   return typeof name === "string" && name !== "" && name !== "LangGraph" ? name : undefined;
-}
-
-/**
- * Sends what the module logs with console.log (and info, debug) to stderr: stdout carries only
- * the protocol, and one stray line there would break the editor's connection.
- */
-function quietStdout(): void {
-  /* eslint-disable no-console -- pointing the module's console at stderr, not logging */
-  console.log = console.error;
-  console.info = console.error;
-  console.debug = console.error;
-  /* eslint-enable no-console */
 }

@@ -53,6 +53,20 @@ describe("weft acp --graph", () => {
     expect(second.textOf(sessionId)).toBe("You said: hello there");
   });
 
+  it("sends everything the module writes to stdout (console.log, console.dir, process.stdout.write) to stderr: stdout is only ACP", async () => {
+    const agent = harness.start({}, ["--graph", join(graphs, "noisy-graph.mjs"), "--sessions", "memory"]);
+    await agent.initialize();
+    const sessionId = await agent.newSession(harness.project);
+    expect((await agent.prompt(sessionId, "hello")).stopReason).toBe("end_turn");
+    expect(agent.textOf(sessionId)).toBe("Quiet reply.");
+    await agent.stop();
+    // The harness checks that every stdout line was ACP; here, that none of it was lost either.
+    for (const written of ["load: console.log", "load: console.info", "load: console.dir", "load: process.stdout.write", "node: console.log", "node: console.dir", "node: console.table", "node: process.stdout.write"]) {
+      expect(agent.stderr).toContain(`noisy ${written}`);
+    }
+    expect(agent.wire.problems).toEqual([]);
+  });
+
   it("serves a createAgent() factory from a .ts module (tsx on this Node), its checkpoints in the --sessions store", async () => {
     const sessions = join(harness.home, "graph-sessions.db");
     const { model, env } = await harness.fakeModel([{ toolCalls: [{ name: "count_words", arguments: { text: "one two three" }, id: "c" }] }, { text: "Three words." }]);
