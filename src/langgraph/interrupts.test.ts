@@ -40,9 +40,18 @@ describe("pendingInterrupts", () => {
     const pending = pendingInterrupts([hitlTask], calls);
     expect(pending.map((entry) => entry.interrupt.id)).toEqual([`${LG}:0`, `${LG}:1`]);
     const [write, run] = pending.map((entry) => entry.interrupt.value as unknown as ToolApprovalRequest);
-    expect(write).toEqual({ kind: "tool-approval", toolCallId: "c_b", toolName: "write_file", input: { path: "b.txt" }, inputSchema: { type: "object", properties: { path: { type: "string" } } } });
+    const shown = (command: string) => [{ type: "text", text: `…\n\nArguments:\n\`\`\`json\n${command}\n\`\`\`` }];
+    expect(write).toEqual({
+      kind: "tool-approval",
+      toolCallId: "c_b",
+      toolName: "write_file",
+      input: { path: "b.txt" },
+      title: 'write_file(path: "b.txt")',
+      display: shown('{\n  "path": "b.txt"\n}'),
+      inputSchema: { type: "object", properties: { path: { type: "string" } } },
+    });
     // No edit allowed: no schema to edit with.
-    expect(run).toEqual({ kind: "tool-approval", toolCallId: "c_run", toolName: "run", input: { command: "ls" } });
+    expect(run).toEqual({ kind: "tool-approval", toolCallId: "c_run", toolName: "run", input: { command: "ls" }, title: 'run(command: "ls")', display: shown('{\n  "command": "ls"\n}') });
     expect(pending[0]?.interrupt.node).toBe("HumanInTheLoopMiddleware.after_model");
   });
 

@@ -10,6 +10,7 @@ import type { ToolApprovalAnswer, ToolApprovalRequest } from "../agent/tool-appr
 import type { FormAnswer, Interrupt } from "../graph/interrupt.js";
 import { jsonEqual } from "../store-core/json-equal.js";
 import type { JsonObject, JsonValue } from "../types/json.js";
+import { callDisplay, callTitle } from "./call-display.js";
 import { jsonCopy } from "./messages.js";
 
 /** A pending interrupt, as weft asks it and as LangGraph knows it. */
@@ -75,7 +76,14 @@ function approvals(langGraphId: string, node: string, value: { actionRequests: A
     }
     used.add(position);
     const toolCallId = calls[position]?.id ?? `${langGraphId}:${index}`;
-    const request: ToolApprovalRequest = { kind: "tool-approval", toolCallId, toolName: action.name, input: jsonCopy(action.args) };
+    const request: ToolApprovalRequest = {
+      kind: "tool-approval",
+      toolCallId,
+      toolName: action.name,
+      input: jsonCopy(action.args),
+      title: callTitle(action.name, action.args),
+      display: callDisplay(action.args, action.description),
+    };
     const review = value.reviewConfigs.find((config) => config.actionName === action.name);
     if (review?.allowedDecisions.includes("edit") && isSchema(review.argsSchema)) {
       request.inputSchema = jsonCopy(review.argsSchema) as JsonObject;

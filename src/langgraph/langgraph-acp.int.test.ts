@@ -145,6 +145,21 @@ describe("tool approvals from humanInTheLoopMiddleware", () => {
     expect(agent.textOf(sessionId)).toBe("Writing it.Done.");
   });
 
+  it("the permission request shows the call: a title with the tool and its arguments, the arguments as content, the raw input", async () => {
+    const { agent } = await start([{ toolCalls: [{ id: "call_write", name: "write_file", arguments: { path: "notes/today.md", content: "# Plan\nship it" } }] }, { text: "Done." }]);
+    const sessionId = await agent.newSession(project);
+    agent.answerPermission = () => ({ outcome: { outcome: "selected", optionId: "reject_once" } });
+    expect((await agent.prompt(sessionId, "write my plan")).stopReason).toBe("end_turn");
+    const toolCall = agent.permissions[0]?.toolCall;
+    expect(toolCall?.title).toBe('write_file(path: "notes/today.md", content: "# Plan\\nship it")');
+    expect(toolCall?.rawInput).toEqual({ path: "notes/today.md", content: "# Plan\nship it" });
+    const shown = (toolCall?.content ?? []).map((item) => (item.type === "content" && item.content.type === "text" ? item.content.text : "")).join("\n");
+    // The arguments in full, not the middleware's boilerplate around them.
+    expect(shown).toContain('"content": "# Plan\\nship it"');
+    expect(shown).toContain('"path": "notes/today.md"');
+    expect(shown).not.toContain("Tool execution requires approval");
+  });
+
   it("a rejected write never runs: no file, the call fails, and the model is told", async () => {
     const { agent, model } = await start(writeCall);
     agent.answerPermission = () => ({ outcome: { outcome: "selected", optionId: "reject_once" } });
