@@ -14,6 +14,8 @@ import { WeftError } from "../errors/weft-error.js";
 import { EventQueue } from "../graph/event-queue.js";
 import type { RunEvent } from "../graph/events.js";
 import { ThreadBusyError, UnknownInterruptError } from "../graph/graph-errors.js";
+import type { Interrupt } from "../graph/interrupt.js";
+import { createMessageId } from "../graph/messages.js";
 import type { GraphRun, RunConfig, RunOutcome } from "../graph/run-outcome.js";
 import type { ProtocolGraph, ProtocolRunOptions, ProtocolThread } from "../protocols/shared.js";
 import type { Message } from "../types/messages.js";
@@ -21,6 +23,7 @@ import type { Principal } from "../types/principal.js";
 import { defaultResumeValue, type PendingInterrupt, pendingInterrupts, type ResumeValue, resumePlan, type TaskLike, type ToolCallLike } from "./interrupts.js";
 import { fromLangChain, toLangChain } from "./messages.js";
 import { StreamMapper } from "./stream-mapper.js";
+import { howToAnswer } from "./typed-answer.js";
 
 /**
  * What fromLangGraph() takes: a compiled StateGraph, or a createAgent() agent. Loosely typed, so
@@ -183,6 +186,9 @@ class LangGraphAdapter implements ProtocolGraph {
       const pendingBefore = before ? this.pending(before) : [];
       const planned = this.plan(mode, threadId, before, known, pendingBefore);
       if ("outcome" in planned) {
+        for (const note of planned.notes ?? []) {
+          noteEvents(note).forEach(emit);
+        }
         if (planned.outcome.status === "interrupted") {
           for (const interrupt of planned.outcome.interrupts) {
             emit({ type: "interrupt", interrupt });
@@ -207,6 +213,14 @@ class LangGraphAdapter implements ProtocolGraph {
       } catch (error) {
         if (signal?.aborted) {
           return { status: "cancelled" };
+        }
+        const refused = mode.kind === "resume" ? await this.refusedAnswer(error, threadId, mode.answers) : undefined;
+        if (refused) {
+          noteEvents(refused.note).forEach(emit);
+          for (const interrupt of refused.pending) {
+            emit({ type: "interrupt", interrupt });
+          }
+          return { status: "interrupted", interrupts: refused.pending };
         }
         return { status: "failed", error: error instanceof Error ? error : new Error(String(error)) };
       }
@@ -244,7 +258,7 @@ class LangGraphAdapter implements ProtocolGraph {
     before: StateSnapshotLike | undefined,
     known: ReadonlySet<string>,
     pending: readonly PendingInterrupt[],
-  ): { input: unknown; rejected: Set<string> } | { outcome: RunOutcome } {
+  ): { input: unknown; rejected: Set<string> } | { outcome: RunOutcome; notes?: string[] } {
     const unfinished = before !== undefined && cutShort(before) && pending.length === 0;
     const waiting: RunOutcome | undefined = pending.length > 0 ? { status: "interrupted", interrupts: pending.map((entry) => entry.interrupt) } : undefined;
     switch (mode.kind) {
@@ -264,6 +278,10 @@ class LangGraphAdapter implements ProtocolGraph {
           return { input: null, rejected: new Set() };
         }
         const plan = resumePlan(pending, mode.answers, this.options.resumeValue ?? defaultResumeValue);
+        if (plan.invalid.length > 0 && plan.unknown.length === 0 && waiting) {
+          // Said why, and asked again: the graph is not resumed with an answer it would refuse.
+          return { outcome: waiting, notes: plan.invalid.map((entry) => entry.message) };
+        }
         if (plan.unknown.length > 0 || Object.keys(plan.resume).length === 0) {
           const ids = plan.unknown.length > 0 ? plan.unknown : Object.keys(mode.answers);
           return { outcome: { status: "failed", error: new UnknownInterruptError(threadId, ids, plan.unknown.length > 0 ? "not_pending" : "empty") } };
@@ -279,6 +297,26 @@ class LangGraphAdapter implements ProtocolGraph {
         }
         return waiting ? { outcome: waiting } : { outcome: { status: "failed", error: new WeftError("nothing_to_continue", `Thread ${threadId} has no run to carry on.`) } };
     }
+  }
+
+  /**
+   * When a resume failed because the graph refused an answer (LangGraph checks it against the
+   * interrupt's Zod schema, refinements and all) and the question is still pending: what to tell
+   * the person, and the interrupts to ask again. Undefined for any other failure.
+   */
+  private async refusedAnswer(error: unknown, threadId: string, answers: Record<string, unknown>): Promise<{ note: string; pending: Interrupt[] } | undefined> {
+    const issues = refusedAnswerIssues(error);
+    if (!issues) {
+      return undefined;
+    }
+    const after = await this.state(threadId);
+    const pending = after ? this.pending(after).map((entry) => entry.interrupt) : [];
+    const asked = pending.find((interrupt) => interrupt.id in answers && interrupt.schema !== undefined);
+    if (!asked?.schema) {
+      return undefined;
+    }
+    const inWords = (answers[asked.id] as { action?: unknown } | null | undefined)?.action === "reply";
+    return { note: `That answer does not fit: ${issues}.${inWords ? ` ${howToAnswer(asked.schema)}` : ""}`, pending };
   }
 
   /** The graph's input; undefined when it adds nothing the thread does not hold. */
@@ -332,6 +370,47 @@ class LangGraphAdapter implements ProtocolGraph {
     }
     return config;
   }
+}
+
+/**
+ * The problems of an answer the graph refused, in words (`city: There is no Atlantis`), when
+ * `error` is that: LangGraph marks such errors (from 1.5.3; before, the schema's own error comes
+ * as it is), and a Zod error lists its issues, here or as the error's cause.
+ */
+function refusedAnswerIssues(error: unknown): string | undefined {
+  let marked = false;
+  let current = error;
+  for (let depth = 0; depth < 10 && typeof current === "object" && current !== null; depth++) {
+    marked ||= (current as Record<symbol, unknown>)[INVALID_RESUME] === true;
+    const issues = (current as { issues?: unknown }).issues;
+    if (Array.isArray(issues) && issues.length > 0) {
+      return issues
+        .map((issue: { path?: unknown; message?: unknown }) => {
+          const path = Array.isArray(issue.path) ? issue.path.map(String).join(".") : "";
+          const message = typeof issue.message === "string" ? issue.message : "is not allowed";
+          return path === "" ? message : `${path}: ${message}`;
+        })
+        .join("; ");
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return marked ? (error instanceof Error ? error.message : String(error)) : undefined;
+}
+
+/** LangGraph's mark on an error thrown because a resume value did not fit its interrupt's schema. */
+const INVALID_RESUME = Symbol.for("langgraph.invalid_resume");
+
+/** The events of a message from the adapter itself to the person (why an answer was not taken), kept in the conversation. */
+function noteEvents(text: string): RunEvent[] {
+  const messageId = createMessageId("langgraph-note");
+  // A paragraph of its own: the question asked again follows it.
+  const said = `${text}\n\n`;
+  return [
+    { type: "message-start", messageId },
+    { type: "text-delta", messageId, delta: said },
+    { type: "message-end", messageId },
+    { type: "message", message: { id: messageId, role: "assistant", parts: [{ type: "text", text: said }], createdAt: new Date().toISOString() } },
+  ];
 }
 
 /** The LangChain messages of a state's `messages` key. */

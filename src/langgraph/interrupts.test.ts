@@ -105,16 +105,30 @@ describe("resumePlan", () => {
     const questions = pendingInterrupts([{ name: "ask", interrupts: [{ id: "a".repeat(32), value: "Name?" }] }], []);
     expect(resumePlan(questions, { ["a".repeat(32)]: "Ada" }, defaultResumeValue).resume).toEqual({ ["a".repeat(32)]: "Ada" });
   });
+
+  it("an answer that does not fit is named with why, and not resumed with", () => {
+    const schema = { type: "object", properties: { age: { type: "integer" } }, required: ["age"] };
+    const questions = pendingInterrupts([{ name: "ask", interrupts: [{ id: "a".repeat(32), value: "Age?", response_schema: schema }] }], []);
+    const plan = resumePlan(questions, { ["a".repeat(32)]: { action: "reply", text: "old" } }, defaultResumeValue);
+    expect(plan.resume).toEqual({});
+    expect(plan.invalid).toEqual([{ id: "a".repeat(32), message: "That answer does not fit: age must be a whole number. Answer with age, a whole number." }]);
+  });
 });
 
 describe("defaultResumeValue", () => {
-  const asked = { id: "q", value: "Colour?", node: "ask", schema: { type: "object" } };
+  const schema = { type: "object", properties: { colour: { type: "string", enum: ["red", "green"] } }, required: ["colour"] };
+  const asked = { id: "q", value: "Colour?", node: "ask", schema };
 
-  it("gives a form's content, an answer in words as its text, and null for a form declined or dismissed", () => {
+  it("gives a form's content, an answer in words read into the schema, and null for a form declined or dismissed", () => {
     expect(defaultResumeValue({ action: "accept", content: { colour: "red" } }, asked)).toEqual({ colour: "red" });
-    expect(defaultResumeValue({ action: "reply", text: "red" }, asked)).toBe("red");
+    expect(defaultResumeValue({ action: "reply", text: "Red" }, asked)).toEqual({ colour: "red" });
     expect(defaultResumeValue({ action: "decline" }, asked)).toBeNull();
     expect(defaultResumeValue({ action: "cancel" }, asked)).toBeNull();
+  });
+
+  it("throws an InvalidAnswerError saying why for an answer the schema refuses, in words or in a form", () => {
+    expect(() => defaultResumeValue({ action: "reply", text: "blue" }, asked)).toThrow(expect.objectContaining({ code: "invalid_answer", interruptId: "q", message: expect.stringContaining("colour must be one of: red, green") }));
+    expect(() => defaultResumeValue({ action: "accept", content: { colour: "blue" } }, asked)).toThrow(expect.objectContaining({ code: "invalid_answer" }));
   });
 
   it("leaves the answer to a question without a schema as it is", () => {

@@ -230,15 +230,80 @@ describe("a typed interrupt(value, { responseSchema })", () => {
     expect(agent.textOf(sessionId)).toBe("No colour, then.");
   });
 
-  it("without forms it is asked in words, and the next prompt's text answers it", async () => {
+  it("without forms it is asked in words, and the next prompt's text, parsed into the schema, answers it", async () => {
     const { agent } = await start([], { graph: "typed" });
     const sessionId = await agent.newSession(project);
     expect((await agent.prompt(sessionId, "pick a colour")).stopReason).toBe("end_turn");
     expect(agent.textOf(sessionId)).toContain("Which colour?");
     const mark = agent.updatesOf(sessionId).length;
     expect((await agent.prompt(sessionId, "blue")).stopReason).toBe("end_turn");
-    // Asked in words, the answer is the prompt's text.
-    expect(agent.textOf(sessionId, mark)).toBe("You said blue.");
+    // A one-field schema: the text is that field's value.
+    expect(agent.textOf(sessionId, mark)).toBe("You chose blue.");
+  });
+});
+
+describe("a typed interrupt with a Zod schema, in an editor without forms", () => {
+  /** Asks the prompt, and answers what the agent said in that turn. */
+  async function turn(agent: AgentProcess, sessionId: string, prompt: string): Promise<string> {
+    const mark = agent.updatesOf(sessionId).length;
+    expect((await agent.prompt(sessionId, prompt)).stopReason).toBe("end_turn");
+    return agent.textOf(sessionId, mark);
+  }
+
+  it("takes a one-field answer as that field's value, a choice in any case", async () => {
+    const { agent } = await start([], { graph: "zod" });
+    const sessionId = await agent.newSession(project);
+    expect(await turn(agent, sessionId, "pick a colour")).toBe("Which colour?");
+    expect(await turn(agent, sessionId, "Blue")).toBe("You chose blue.");
+  });
+
+  it("a wrong answer is told why in plain words, not Zod's JSON, and the same question is asked again", async () => {
+    const { agent } = await start([], { graph: "zod" });
+    const sessionId = await agent.newSession(project);
+    await turn(agent, sessionId, "pick a colour");
+    const again = await turn(agent, sessionId, "purple");
+    expect(again).toContain("colour must be one of: red, green, blue");
+    expect(again).not.toMatch(/ZodError|invalid_value|"code"|\[\s*\{/);
+    expect(again.endsWith("Which colour?")).toBe(true);
+    expect(await turn(agent, sessionId, "green")).toBe("You chose green.");
+  });
+
+  it("takes several fields as `field: value` lines or as JSON", async () => {
+    const { agent } = await start([], { graph: "zod" });
+    const lines = await agent.newSession(project);
+    expect(await turn(agent, lines, "plan a trip")).toBe("Where to, and for how long?");
+    expect(await turn(agent, lines, "city: Paris\nnights: 3")).toBe("3 nights in Paris.");
+    const json = await agent.newSession(project);
+    await turn(agent, json, "plan a trip");
+    expect(await turn(agent, json, '{"city": "Oslo", "nights": 2}')).toBe("2 nights in Oslo.");
+  });
+
+  it("an answer only the Zod schema refuses (a refinement) is told why too, and asked again", async () => {
+    const { agent } = await start([], { graph: "zod" });
+    const sessionId = await agent.newSession(project);
+    await turn(agent, sessionId, "plan a trip");
+    const vague = await turn(agent, sessionId, "somewhere warm");
+    expect(vague).toContain("city");
+    expect(vague).toContain("nights");
+    expect(vague.endsWith("Where to, and for how long?")).toBe(true);
+    const refused = await turn(agent, sessionId, "city: Atlantis\nnights: 40");
+    expect(refused).toContain("nights must be at most 30");
+    const refined = await turn(agent, sessionId, "city: Atlantis\nnights: 4");
+    expect(refined).toContain("There is no Atlantis to go to");
+    expect(refined).not.toMatch(/ZodError|"code"/);
+    expect(refined.endsWith("Where to, and for how long?")).toBe(true);
+    expect(await turn(agent, sessionId, "city: Lisbon\nnights: 4")).toBe("4 nights in Lisbon.");
+  });
+
+  it("in a form, an answer the Zod schema refuses is told why and the form asked again", async () => {
+    const { agent } = await start([], { graph: "zod", capabilities: forms });
+    const answers = [{ city: "Atlantis", nights: 2 }, { city: "Rome", nights: 2 }];
+    agent.answerForm = () => ({ action: "accept", content: answers[agent.forms.length - 1] ?? {} });
+    const sessionId = await agent.newSession(project);
+    const said = await turn(agent, sessionId, "plan a trip");
+    expect(agent.forms).toHaveLength(2);
+    expect(said).toContain("There is no Atlantis to go to");
+    expect(said.endsWith("2 nights in Rome.")).toBe(true);
   });
 });
 
