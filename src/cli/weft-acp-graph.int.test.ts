@@ -133,6 +133,28 @@ describe("weft acp --graph", () => {
     }
   });
 
+  it("shows the final state of a LangGraph graph with no messages channel, and says the prompt did not reach it", async () => {
+    const agent = harness.start({}, ["--graph", join(graphs, "summary-graph.mjs"), "--sessions", "memory"]);
+    await agent.initialize();
+    const sessionId = await agent.newSession(harness.project);
+    expect((await agent.prompt(sessionId, "tides")).stopReason).toBe("end_turn");
+    const shown = agent.textOf(sessionId);
+    expect(shown).toContain('"summary": "A note about nothing."');
+    expect(shown).toContain("no `messages` channel");
+    expect(shown).toContain("toInput");
+  });
+
+  it("maps prompts and final states with the module's toInput and fromOutput exports", async () => {
+    const agent = harness.start({ SUMMARY_MAPPING: "1" }, ["--graph", join(graphs, "summary-graph.mjs"), "--sessions", "memory"]);
+    await agent.initialize();
+    const sessionId = await agent.newSession(harness.project);
+    expect((await agent.prompt(sessionId, "tides")).stopReason).toBe("end_turn");
+    expect(agent.textOf(sessionId)).toBe("A note about tides.");
+    const from = agent.updatesOf(sessionId).length;
+    expect((await agent.prompt(sessionId, "the moon")).stopReason).toBe("end_turn");
+    expect(agent.textOf(sessionId, from)).toBe("A note about the moon.");
+  });
+
   it("gives fromLangGraph() the module's own copy of LangGraph, in a project with its own node_modules", async () => {
     // A project of its own inside this checkout: its LangChain packages are copies (other files, so
     // other module instances) of weft's; anything else it resolves from this checkout.
@@ -161,6 +183,7 @@ describe("weft acp --graph", () => {
     ["a module with no graph", ["--graph", join(graphs, "no-graph.mjs")], /exports no graph \(it exports answer, helper\); export one as default or as graph/],
     ["a factory that fails", ["--graph", join(graphs, "failing-factory.mjs")], /its default export, called to make the graph, failed: no model configured for this graph/],
     ["a TypeScript module that throws as it loads", ["--graph", join(graphs, "broken.ts")], /broken\.ts" could not be loaded: broken module: it needs a model/],
+    ["a toInput export that is not a function", ["--graph", join(graphs, "bad-mapping.mjs")], /its toInput export is an object, not a function \(toInput\(\{ text, history \}\) answers the graph's input for a prompt\)/],
     ["a coding agent flag", ["--graph", join(graphs, "echo-graph.mjs"), "--context-window", "1000"], /--context-window is for weft's coding agent; it does nothing with --graph/],
   ];
   it.each(refusals)("refuses %s: exit 2, the reason on stderr, nothing on stdout", (_what, args, reason) => {

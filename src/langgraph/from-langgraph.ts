@@ -21,7 +21,7 @@ import type { ProtocolGraph, ProtocolRunOptions, ProtocolThread } from "../proto
 import type { Message } from "../types/messages.js";
 import type { Principal } from "../types/principal.js";
 import { defaultResumeValue, type PendingInterrupt, pendingInterrupts, type ResumeValue, resumePlan, type TaskLike, type ToolCallLike } from "./interrupts.js";
-import { fromLangChain, toLangChain } from "./messages.js";
+import { fromLangChain, jsonCopy, toLangChain } from "./messages.js";
 import { StreamMapper } from "./stream-mapper.js";
 import { howToAnswer } from "./typed-answer.js";
 
@@ -78,6 +78,13 @@ export interface FromLangGraphOptions {
    * LangChain messages, only the ones the thread does not hold yet.
    */
   input?: ((input: unknown, context: { known: ReadonlySet<string> }) => unknown) | undefined;
+  /**
+   * What the person is shown when a run completes, from the graph's final state: text (Markdown),
+   * anything else as JSON, undefined or null for nothing. By default nothing for a graph with a
+   * `messages` channel (its messages are shown as they stream); for a graph without one, its final
+   * state as JSON, and, when `input` was not given, a note that the prompt did not reach it.
+   */
+  output?: ((state: unknown) => unknown) | undefined;
   /** How an answer to a question (not a tool approval) becomes the resume value. See defaultResumeValue. */
   resumeValue?: ResumeValue | undefined;
   /** The most steps a run may take (LangGraph's recursionLimit). LangGraph's default when absent. */
@@ -237,8 +244,12 @@ class LangGraphAdapter implements ProtocolGraph {
         return { status: "interrupted", interrupts: pending };
       }
       mapper.closeOpen();
-      emit({ type: "checkpoint", step: 0, seq: 0, status: "completed" });
       const values = (after?.values ?? {}) as Record<string, unknown>;
+      const shown = this.shownOutput(values);
+      if (shown !== undefined) {
+        agentMessage(shown).forEach(emit);
+      }
+      emit({ type: "checkpoint", step: 0, seq: 0, status: "completed" });
       const messages = messagesIn(values).flatMap((message) => fromLangChain(message) ?? []);
       return { status: "completed", output: { ...values, messages } };
     } catch (error) {
@@ -317,6 +328,32 @@ class LangGraphAdapter implements ProtocolGraph {
     }
     const inWords = (answers[asked.id] as { action?: unknown } | null | undefined)?.action === "reply";
     return { note: `That answer does not fit: ${issues}.${inWords ? ` ${howToAnswer(asked.schema)}` : ""}`, pending };
+  }
+
+  /** What to show of a completed run's final state (see FromLangGraphOptions.output), or undefined for nothing. */
+  private shownOutput(values: Record<string, unknown>): string | undefined {
+    if (this.options.output) {
+      const shown = this.options.output(values);
+      return shown === undefined || shown === null ? undefined : typeof shown === "string" ? shown : jsonBlock(shown);
+    }
+    if (this.hasMessages(values)) {
+      return undefined;
+    }
+    const state = `The graph finished. Its state has no \`messages\` channel, so here is its final state:\n\n${jsonBlock(values)}`;
+    if (this.options.input) {
+      return state;
+    }
+    return (
+      `${state}\n\nThe prompt did not reach the graph either: its input is the conversation as \`{ messages }\`, which a graph without a \`messages\` channel ignores. ` +
+      "Export `toInput` and `fromOutput` from the `--graph` module (or give fromLangGraph() `input` and `output`) to make a prompt its input and its state a reply."
+    );
+  }
+
+  /** Whether the graph keeps a conversation: its channels name `messages` (or, when they cannot be read, its state has them). */
+  private hasMessages(values: Record<string, unknown>): boolean {
+    const graph = this.graph as { channels?: unknown; graph?: { channels?: unknown } };
+    const channels = graph.channels ?? graph.graph?.channels;
+    return typeof channels === "object" && channels !== null ? "messages" in channels : "messages" in values;
   }
 
   /** The graph's input; undefined when it adds nothing the thread does not hold. */
@@ -400,17 +437,30 @@ function refusedAnswerIssues(error: unknown): string | undefined {
 /** LangGraph's mark on an error thrown because a resume value did not fit its interrupt's schema. */
 const INVALID_RESUME = Symbol.for("langgraph.invalid_resume");
 
-/** The events of a message from the adapter itself to the person (why an answer was not taken), kept in the conversation. */
+/** The events of a message from the adapter itself to the person (why an answer was not taken: a paragraph before the question asked again). */
 function noteEvents(text: string): RunEvent[] {
+  return agentMessage(`${text}\n\n`);
+}
+
+/** The events of a message the adapter shows the person, kept in the conversation (but not in the graph's thread). */
+function agentMessage(text: string): RunEvent[] {
   const messageId = createMessageId("langgraph-note");
-  // A paragraph of its own: the question asked again follows it.
-  const said = `${text}\n\n`;
   return [
     { type: "message-start", messageId },
-    { type: "text-delta", messageId, delta: said },
+    { type: "text-delta", messageId, delta: text },
     { type: "message-end", messageId },
-    { type: "message", message: { id: messageId, role: "assistant", parts: [{ type: "text", text: said }], createdAt: new Date().toISOString() } },
+    { type: "message", message: { id: messageId, role: "assistant", parts: [{ type: "text", text }], createdAt: new Date().toISOString() } },
   ];
+}
+
+/** The most characters of a state shown as JSON. */
+const SHOWN_STATE_CHARS = 8000;
+
+/** A value as a fenced JSON block, cut at SHOWN_STATE_CHARS. */
+function jsonBlock(value: unknown): string {
+  const json = JSON.stringify(jsonCopy(value), null, 2) ?? "null";
+  const shown = json.length > SHOWN_STATE_CHARS ? `${json.slice(0, SHOWN_STATE_CHARS)}\n… (${json.length - SHOWN_STATE_CHARS} more characters)` : json;
+  return `\`\`\`json\n${shown}\n\`\`\``;
 }
 
 /** The LangChain messages of a state's `messages` key. */
