@@ -19,10 +19,27 @@ import { schemaProblem, typedAnswer } from "./typed-answer.js";
 /** A pending interrupt, as weft asks it and as LangGraph knows it. */
 export interface PendingInterrupt {
   interrupt: Interrupt;
-  /** LangGraph's id for the interrupt (several approvals can share one). */
+  /** LangGraph's id for the interrupt (several approvals can share one); for a breakpoint, weft's own. */
   langGraphId: string;
   /** For a tool approval: its place among the interrupt's action requests. */
   action?: { index: number; toolCallId: string; toolName: string } | undefined;
+  /** For a static breakpoint's stop (breakpoints.ts): the stop, and the call asked about, if one is. */
+  breakpoint?: BreakpointEntry | undefined;
+}
+
+/** Where a thread stopped at a static breakpoint (`interruptBefore`, `interruptAfter`). */
+export interface BreakpointStop {
+  when: "before" | "after";
+  /** The nodes the graph stopped before, or after. */
+  nodes: string[];
+  /** The checkpoint of the stop: names the question, which is a new one at each stop. */
+  checkpointId: string;
+}
+
+/** What a pending breakpoint interrupt stands for: a call the stop holds back, or the stop itself. */
+export interface BreakpointEntry {
+  stop: BreakpointStop;
+  call?: { toolCallId: string; toolName: string } | undefined;
 }
 
 /** A task of a LangGraph state snapshot, as far as interrupts go. */

@@ -1,8 +1,10 @@
 // A real LangGraph.js graph served through fromLangGraph() over a child's stdio, driven with the
 // official SDK client, its model ChatOpenAI against the fake chat-completions server: text streams
-// in chunks, tool calls go pending → in_progress → completed, a rejected write leaves no file,
-// a typed interrupt is answered through a form, cancelling one session leaves another's turn to
-// finish, and a loaded session replays its tool calls. Every line is checked against the SDK.
+// in chunks, tool calls go pending → in_progress → completed, a rejected write leaves no file, a
+// permission request shows the call, static breakpoints ask before the calls they stop, a typed
+// interrupt is answered through a form or in words read into its (Zod) schema, cancelling one
+// session leaves another's turn to finish, and a loaded session replays its tool calls. Every line
+// is checked against the SDK.
 
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -207,6 +209,116 @@ describe("tool approvals from humanInTheLoopMiddleware", () => {
     expect((await agent.prompt(sessionId, "write hello to out.txt")).stopReason).toBe("end_turn");
     expect(agent.forms).toHaveLength(1);
     expect(await readFile(join(project, "out.txt"), "utf8")).toBe("edited");
+  });
+});
+
+describe("static breakpoints (interruptBefore, interruptAfter)", () => {
+  it("createReactAgent({ interruptBefore: ['tools'] }): the call it stops is a permission request showing the call; allowed, it runs and the turn goes on", async () => {
+    const { agent, model } = await start(writeCall, { graph: "breakpoint" });
+    const sessionId = await agent.newSession(project);
+    agent.answerPermission = () => {
+      expect(existsSync(join(project, "out.txt"))).toBe(false);
+      return { outcome: { outcome: "selected", optionId: "allow_once" } };
+    };
+    expect((await agent.prompt(sessionId, "write hello to out.txt")).stopReason).toBe("end_turn");
+    expect(agent.permissions).toHaveLength(1);
+    expect(agent.permissions[0]?.toolCall).toMatchObject({ toolCallId: "call_write", title: 'write_file(path: "out.txt", content: "hello")', rawInput: { path: "out.txt", content: "hello" } });
+    expect(await readFile(join(project, "out.txt"), "utf8")).toBe("hello");
+    expect(statusesOf(agent, sessionId).at(-1)).toBe("completed");
+    expect(agent.textOf(sessionId)).toBe("Writing it.Done.");
+    expect(String(toolResult(model.requests[1]))).toBe("wrote out.txt");
+  });
+
+  it("rejected, the call never runs, it ends failed, and the model is told and answers", async () => {
+    const { agent, model } = await start(writeCall, { graph: "breakpoint" });
+    agent.answerPermission = () => ({ outcome: { outcome: "selected", optionId: "reject_once" } });
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "write hello to out.txt")).stopReason).toBe("end_turn");
+    expect(existsSync(join(project, "out.txt"))).toBe(false);
+    expect(statusesOf(agent, sessionId)).not.toContain("in_progress");
+    expect(statusesOf(agent, sessionId).at(-1)).toBe("failed");
+    expect(String(toolResult(model.requests[1]))).toContain("rejected");
+    expect(agent.textOf(sessionId)).toBe("Writing it.Done.");
+  });
+
+  it("two calls held by one stop are asked about one by one; one rejected, neither runs and both end", async () => {
+    const { agent, model } = await start(
+      [
+        {
+          toolCalls: [
+            { id: "call_a", name: "write_file", arguments: { path: "a.txt", content: "a" } },
+            { id: "call_b", name: "write_file", arguments: { path: "b.txt", content: "b" } },
+          ],
+        },
+        { text: "As you wish." },
+      ],
+      { graph: "breakpoint" },
+    );
+    agent.answerPermission = (request) => ({ outcome: { outcome: "selected", optionId: request.toolCall.toolCallId === "call_a" ? "allow_once" : "reject_once" } });
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "write a and b")).stopReason).toBe("end_turn");
+    expect(agent.permissions.map((request) => request.toolCall.toolCallId)).toEqual(["call_a", "call_b"]);
+    expect(existsSync(join(project, "a.txt"))).toBe(false);
+    expect(existsSync(join(project, "b.txt"))).toBe(false);
+    const ends = toolUpdates(agent, sessionId).filter((update) => update.status === "failed" || update.status === "completed");
+    expect(ends.map((update) => [update.toolCallId, update.status]).sort()).toEqual([
+      ["call_a", "failed"],
+      ["call_b", "failed"],
+    ]);
+    const results = model.requests[1]?.messages.filter((message) => message.role === "tool").map((message) => String(message.content));
+    expect(results).toEqual(["This call did not run: the person rejected another call of the same turn.", "The person rejected this call."]);
+  });
+
+  it("a turn cancelled while a breakpoint asks leaves the call unrun, and the next prompt goes on from there", async () => {
+    const { agent, model } = await start((request) => (lastUserText(request).includes("instead") ? { text: "Fine." } : { toolCalls: [{ id: "call_write", name: "write_file", arguments: { path: "out.txt", content: "hello" } }] }), {
+      graph: "breakpoint",
+    });
+    const sessionId = await agent.newSession(project);
+    const asked = deferred();
+    agent.answerPermission = async () => {
+      asked.resolve();
+      await new Promise(() => undefined);
+      return { outcome: { outcome: "cancelled" } };
+    };
+    const first = agent.prompt(sessionId, "write hello to out.txt");
+    await asked.promise;
+    await agent.cancel(sessionId);
+    expect((await first).stopReason).toBe("cancelled");
+    const mark = agent.updatesOf(sessionId).length;
+    expect((await agent.prompt(sessionId, "do nothing instead")).stopReason).toBe("end_turn");
+    expect(agent.textOf(sessionId, mark)).toBe("Fine.");
+    expect(existsSync(join(project, "out.txt"))).toBe(false);
+    expect(model.requests.at(-1)?.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "user"]);
+    expect(String(toolResult(model.requests.at(-1)))).toContain("did not run");
+  });
+
+  it("a stop before a step that runs no tools is a question: in words, yes goes on; stop ends the turn there", async () => {
+    const { agent } = await start([], { graph: "pause" });
+    const going = await agent.newSession(project);
+    expect((await agent.prompt(going, "draft it")).stopReason).toBe("end_turn");
+    expect(agent.textOf(going)).toBe('Draft ready.The graph paused before its step "review" (a breakpoint). Go on?');
+    let mark = agent.updatesOf(going).length;
+    expect((await agent.prompt(going, "yes")).stopReason).toBe("end_turn");
+    expect(agent.textOf(going, mark)).toBe("Reviewed.");
+
+    const stopping = await agent.newSession(project);
+    await agent.prompt(stopping, "draft it");
+    mark = agent.updatesOf(stopping).length;
+    expect((await agent.prompt(stopping, "maybe")).stopReason).toBe("end_turn");
+    expect(agent.textOf(stopping, mark)).toContain('answer "continue" (or yes) to go on, or "stop"');
+    mark = agent.updatesOf(stopping).length;
+    expect((await agent.prompt(stopping, "stop")).stopReason).toBe("end_turn");
+    expect(agent.textOf(stopping, mark)).toBe('Stopped before the graph\'s step "review", as you answered.');
+  });
+
+  it("with forms, the question is a form and continue goes on within the turn", async () => {
+    const { agent } = await start([], { graph: "pause", capabilities: forms });
+    agent.answerForm = () => ({ action: "accept", content: { answer: "continue" } });
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "draft it")).stopReason).toBe("end_turn");
+    expect(agent.forms).toHaveLength(1);
+    expect(agent.forms[0]).toMatchObject({ message: 'The graph paused before its step "review" (a breakpoint). Go on?' });
+    expect(agent.textOf(sessionId)).toBe("Draft ready.Reviewed.");
   });
 });
 
