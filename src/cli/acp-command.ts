@@ -1,7 +1,7 @@
 // `weft acp`: wires the configured model and session store to the coding agent on stdio, or
 // (with --graph) the session store to the graph a module exports.
 
-import { PassThrough } from "node:stream";
+import { PassThrough, type Writable } from "node:stream";
 
 import { serveCodingAgent } from "../coding-agent/serve-coding-agent.js";
 import { UnconfiguredModel } from "../models/unconfigured-model.js";
@@ -13,6 +13,7 @@ import { openStore } from "../stores/open-store.js";
 import type { Logger } from "../types/logger.js";
 import { configuredModels, keepServing } from "./agent-setup.js";
 import type { AgentConfig } from "./config.js";
+import { protocolStdout } from "./protocol-stdout.js";
 import { stderrLogger } from "./stderr-logger.js";
 
 /** Serves the coding agent, or with `graphFile` (`--graph`) the graph that module exports. */
@@ -21,10 +22,12 @@ export async function runAcp(config: AgentConfig, version: string, graphFile?: s
   const store = new LazyStore(() => openStore(config.sessions));
   // Open the session store while the editor is busy with our answer to initialize.
   const onInitialized = () => store.warm();
+  // A module the person wrote may write to stdout as it loads and runs: only ACP goes there.
+  const stdout = graphFile === undefined ? process.stdout : protocolStdout();
   // The module is loaded before anything is served, so a module with no graph is only an error on stderr.
   const own = graphFile === undefined ? undefined : await (await import("./graph-agent.js")).graphAgent(graphFile, { store, logger, version, onInitialized });
   keepServing(logger);
-  const streams: AcpStreams = config.logLevel === "debug" ? wireLog(logger) : { input: process.stdin, output: process.stdout };
+  const streams: AcpStreams = config.logLevel === "debug" ? wireLog(logger, stdout) : { input: process.stdin, output: stdout };
   const server = own ? serveAcp(own.graph, streams, own.options) : codingAgentServer(config, streams, store, logger, version);
   for (const signal of STOP_SIGNALS) {
     process.once(signal, () => void stop(signal, store, logger));
@@ -92,8 +95,8 @@ async function stop(signal: NodeJS.Signals, store: LazyStore, logger: Logger): P
   process.exit(0);
 }
 
-/** stdin and stdout with every ACP line copied to the debug log. */
-function wireLog(logger: Logger): AcpStreams {
+/** stdin and `stdout` (process.stdout, or the protocol's stream of it) with every ACP line copied to the debug log. */
+function wireLog(logger: Logger, stdout: Writable): AcpStreams {
   const tap = (direction: string) => {
     let pending = "";
     return (chunk: Buffer | string) => {
@@ -114,11 +117,11 @@ function wireLog(logger: Logger): AcpStreams {
   process.stdin.on("end", () => input.end());
   const output = new PassThrough();
   // An editor that goes away must end the connection in this mode too, as it does without the log.
-  process.stdout.on("error", (error) => output.destroy(error));
+  stdout.on("error", (error) => output.destroy(error));
   const toEditor = tap("← agent");
   output.on("data", (chunk: Buffer) => {
     toEditor(chunk);
-    process.stdout.write(chunk);
+    stdout.write(chunk);
   });
   return { input, output };
 }

@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import type { AcpEditor } from "../protocols/acp/editor/acp-editor.js";
 import type { ProtocolGraph } from "../protocols/shared.js";
 import type { Logger } from "../types/logger.js";
+import type { Message } from "../types/messages.js";
 import type { Store } from "../types/store.js";
 import { UsageError } from "./usage-error.js";
 
@@ -25,8 +26,23 @@ export interface GraphModuleContext {
   logger: Logger;
 }
 
-/** The graph a module exports, by kind; `shared` is true when a factory was given the command's store; `url` is the module's. */
-export type ModuleGraph = ({ kind: "weft"; graph: ProtocolGraph } | { kind: "langgraph"; graph: LangGraphLike }) & { shared: boolean; url: string };
+/**
+ * How a module maps prompts to its LangGraph graph's input and the graph's final state to what the
+ * person is shown: the optional `toInput` and `fromOutput` exports, for a graph whose state is not
+ * a `messages` conversation.
+ */
+export interface GraphMapping {
+  /** The graph's input for a prompt: the prompt's text, and the session's conversation before it (weft messages). */
+  toInput?: ((prompt: { text: string; history: Message[] }) => unknown) | undefined;
+  /** What to show of a completed run's final state: text (Markdown), anything else as JSON, undefined for nothing. */
+  fromOutput?: ((state: unknown) => unknown) | undefined;
+}
+
+/**
+ * The graph a module exports, by kind; `shared` is true when a factory was given the command's
+ * store; `url` is the module's; `mapping` its toInput and fromOutput exports.
+ */
+export type ModuleGraph = ({ kind: "weft"; graph: ProtocolGraph } | { kind: "langgraph"; graph: LangGraphLike }) & { shared: boolean; url: string; mapping: GraphMapping };
 
 /** A compiled LangGraph graph as weft recognises one, before fromLangGraph() takes it. */
 export interface LangGraphLike {
@@ -45,7 +61,8 @@ const RETRY_WITH_TSX = new Set<unknown>(["ERR_MODULE_NOT_FOUND", "ERR_UNSUPPORTE
  * Imports `file` (relative to `cwd`) and answers the graph it exports: `default`, else `graph`,
  * else the only export that is a graph. `default` or `graph` may be a function instead, a
  * factory, which is called with the command's store, editor and logger and answers the graph (or
- * a promise of it). Whatever is wrong with the module is a UsageError saying so.
+ * a promise of it). `toInput` and `fromOutput`, when exported, are the graph's mapping (see
+ * GraphMapping). Whatever is wrong with the module is a UsageError saying so.
  */
 export async function loadGraphModule(file: string, context: GraphModuleContext, cwd = process.cwd()): Promise<ModuleGraph> {
   const path = resolve(cwd, file);
@@ -54,6 +71,7 @@ export async function loadGraphModule(file: string, context: GraphModuleContext,
   }
   const exports = await importModule(path, file);
   const picked = pickExport(exports, file);
+  const mapping = mappingOf(exports, file);
   let value = picked.value;
   if (typeof value === "function") {
     try {
@@ -65,10 +83,10 @@ export async function loadGraphModule(file: string, context: GraphModuleContext,
   const shared = typeof picked.value === "function";
   const url = pathToFileURL(path).href;
   if (isLangGraph(value)) {
-    return { kind: "langgraph", graph: value, shared, url };
+    return { kind: "langgraph", graph: value, shared, url, mapping };
   }
   if (isWeftGraph(value)) {
-    return { kind: "weft", graph: value, shared, url };
+    return { kind: "weft", graph: value, shared, url, mapping };
   }
   throw new UsageError(`--graph ${JSON.stringify(file)}: its ${picked.name} export${shared ? " answered" : " is"} ${describe(value)}, not a graph (a weft graph with run() and resume(), or a compiled LangGraph graph)`);
 }
@@ -179,6 +197,28 @@ function pickExport(exports: Record<string, unknown>, file: string): { name: str
     throw new UsageError(`--graph ${JSON.stringify(file)} exports several graphs (${graphs.map(([name]) => name).join(", ")}); export the one to serve as default or as graph`);
   }
   throw new UsageError(`--graph ${JSON.stringify(file)} exports no graph (${names.length > 0 ? `it exports ${names.join(", ")}` : "it exports nothing"}); export one as default or as graph`);
+}
+
+/** What each mapping export does, for the message about one that is not a function. */
+const MAPPING_EXPORTS = {
+  toInput: "toInput({ text, history }) answers the graph's input for a prompt",
+  fromOutput: "fromOutput(state) answers what to show of a finished run's state",
+} as const;
+
+/** The module's toInput and fromOutput exports; a UsageError for one that is not a function. */
+function mappingOf(exports: Record<string, unknown>, file: string): GraphMapping {
+  const mapping: GraphMapping = {};
+  for (const [name, what] of Object.entries(MAPPING_EXPORTS) as Array<[keyof GraphMapping, string]>) {
+    const value = exports[name];
+    if (value === undefined) {
+      continue;
+    }
+    if (typeof value !== "function") {
+      throw new UsageError(`--graph ${JSON.stringify(file)}: its ${name} export is ${describe(value)}, not a function (${what})`);
+    }
+    mapping[name] = value as never;
+  }
+  return mapping;
 }
 
 /** A weft graph: what serveAcp() serves. */

@@ -139,7 +139,9 @@ Your own graph (weft acp --graph, weft chat --graph):
   createAgent() too). Or a function that answers one, called with { store, editor, logger }: the
   --sessions store (give it to the graph to keep its checkpoints beside the sessions) and the
   editor bridge (editor.tools for createAgent). --model and --base-url reach the module as
-  WEFT_MODEL and WEFT_BASE_URL.
+  WEFT_MODEL and WEFT_BASE_URL. A LangGraph graph whose state is not a messages conversation
+  can be mapped by the exports toInput({ text, history }) (its input for a prompt) and
+  fromOutput(state) (what to show). What the module writes to stdout goes to stderr.
 
 Environment:
   WEFT_API_KEY               The API key of the --model/WEFT_MODELS models (else OPENAI_API_KEY,

@@ -53,6 +53,20 @@ describe("weft acp --graph", () => {
     expect(second.textOf(sessionId)).toBe("You said: hello there");
   });
 
+  it("sends everything the module writes to stdout (console.log, console.dir, process.stdout.write) to stderr: stdout is only ACP", async () => {
+    const agent = harness.start({}, ["--graph", join(graphs, "noisy-graph.mjs"), "--sessions", "memory"]);
+    await agent.initialize();
+    const sessionId = await agent.newSession(harness.project);
+    expect((await agent.prompt(sessionId, "hello")).stopReason).toBe("end_turn");
+    expect(agent.textOf(sessionId)).toBe("Quiet reply.");
+    await agent.stop();
+    // The harness checks that every stdout line was ACP; here, that none of it was lost either.
+    for (const written of ["load: console.log", "load: console.info", "load: console.dir", "load: process.stdout.write", "node: console.log", "node: console.dir", "node: console.table", "node: process.stdout.write"]) {
+      expect(agent.stderr).toContain(`noisy ${written}`);
+    }
+    expect(agent.wire.problems).toEqual([]);
+  });
+
   it("serves a createAgent() factory from a .ts module (tsx on this Node), its checkpoints in the --sessions store", async () => {
     const sessions = join(harness.home, "graph-sessions.db");
     const { model, env } = await harness.fakeModel([{ toolCalls: [{ name: "count_words", arguments: { text: "one two three" }, id: "c" }] }, { text: "Three words." }]);
@@ -119,6 +133,28 @@ describe("weft acp --graph", () => {
     }
   });
 
+  it("shows the final state of a LangGraph graph with no messages channel, and says the prompt did not reach it", async () => {
+    const agent = harness.start({}, ["--graph", join(graphs, "summary-graph.mjs"), "--sessions", "memory"]);
+    await agent.initialize();
+    const sessionId = await agent.newSession(harness.project);
+    expect((await agent.prompt(sessionId, "tides")).stopReason).toBe("end_turn");
+    const shown = agent.textOf(sessionId);
+    expect(shown).toContain('"summary": "A note about nothing."');
+    expect(shown).toContain("no `messages` channel");
+    expect(shown).toContain("toInput");
+  });
+
+  it("maps prompts and final states with the module's toInput and fromOutput exports", async () => {
+    const agent = harness.start({ SUMMARY_MAPPING: "1" }, ["--graph", join(graphs, "summary-graph.mjs"), "--sessions", "memory"]);
+    await agent.initialize();
+    const sessionId = await agent.newSession(harness.project);
+    expect((await agent.prompt(sessionId, "tides")).stopReason).toBe("end_turn");
+    expect(agent.textOf(sessionId)).toBe("A note about tides.");
+    const from = agent.updatesOf(sessionId).length;
+    expect((await agent.prompt(sessionId, "the moon")).stopReason).toBe("end_turn");
+    expect(agent.textOf(sessionId, from)).toBe("A note about the moon.");
+  });
+
   it("gives fromLangGraph() the module's own copy of LangGraph, in a project with its own node_modules", async () => {
     // A project of its own inside this checkout: its LangChain packages are copies (other files, so
     // other module instances) of weft's; anything else it resolves from this checkout.
@@ -147,6 +183,7 @@ describe("weft acp --graph", () => {
     ["a module with no graph", ["--graph", join(graphs, "no-graph.mjs")], /exports no graph \(it exports answer, helper\); export one as default or as graph/],
     ["a factory that fails", ["--graph", join(graphs, "failing-factory.mjs")], /its default export, called to make the graph, failed: no model configured for this graph/],
     ["a TypeScript module that throws as it loads", ["--graph", join(graphs, "broken.ts")], /broken\.ts" could not be loaded: broken module: it needs a model/],
+    ["a toInput export that is not a function", ["--graph", join(graphs, "bad-mapping.mjs")], /its toInput export is an object, not a function \(toInput\(\{ text, history \}\) answers the graph's input for a prompt\)/],
     ["a coding agent flag", ["--graph", join(graphs, "echo-graph.mjs"), "--context-window", "1000"], /--context-window is for weft's coding agent; it does nothing with --graph/],
   ];
   it.each(refusals)("refuses %s: exit 2, the reason on stderr, nothing on stdout", (_what, args, reason) => {

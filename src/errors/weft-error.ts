@@ -12,6 +12,7 @@ export type WeftErrorCode =
   | "graph_definition"
   | "thread_busy"
   | "unknown_interrupt"
+  | "invalid_answer"
   | "node_failed"
   | "lease_lost"
   | "nothing_to_continue"

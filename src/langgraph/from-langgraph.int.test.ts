@@ -1,7 +1,7 @@
 // fromLangGraph() on a hand-built LangGraph ReAct graph (a ChatOpenAI model node against the fake
 // chat-completions server, and LangGraph's ToolNode), in process: what a run emits and ends with,
 // what its nodes and tools are told, and what a thread says of itself (completed, waiting,
-// cut mid-run and carried on, forgotten).
+// cut mid-run and carried on, stopped at a breakpoint and asked again after a restart, forgotten).
 
 import { tool } from "@langchain/core/tools";
 import { type LangGraphRunnableConfig, MemorySaver, MessagesAnnotation, StateGraph, interrupt } from "@langchain/langgraph";
@@ -33,8 +33,12 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
-/** A ReAct graph: the model, then its tools, until it answers without calls. */
-async function reactGraph(script: FakeScript, look: (path: string, config: LangGraphRunnableConfig) => Promise<string>) {
+/** A ReAct graph: the model, then its tools, until it answers without calls; `checkpointer` and static breakpoints as given. */
+async function reactGraph(
+  script: FakeScript,
+  look: (path: string, config: LangGraphRunnableConfig) => Promise<string>,
+  compile: { checkpointer?: MemorySaver; interruptBefore?: Array<"agent" | "tools">; interruptAfter?: Array<"agent" | "tools"> } = {},
+) {
   const server = await FakeModelServer.start(script);
   servers.push(server);
   const lookTool = tool(async ({ path }, config) => look(path, config), { name: "look", description: "Looks at a path.", schema: z.object({ path: z.string() }) });
@@ -45,7 +49,7 @@ async function reactGraph(script: FakeScript, look: (path: string, config: LangG
     .addEdge("__start__", "agent")
     .addConditionalEdges("agent", toolsCondition, ["tools", "__end__"])
     .addEdge("tools", "agent")
-    .compile({ checkpointer: new MemorySaver() });
+    .compile({ checkpointer: new MemorySaver(), ...compile });
   return { graph, server };
 }
 
@@ -197,5 +201,56 @@ describe("fromLangGraph and interrupts", () => {
     expect(outcome.status).toBe("failed");
     expect(UnknownInterruptError.isInstance((outcome as { error: unknown }).error)).toBe(true);
     expect(await adapter.thread?.("t1")).toMatchObject({ status: "interrupted" });
+  });
+});
+
+describe("fromLangGraph and static breakpoints", () => {
+  it("a stop after the model's step (interruptAfter) is an approval of each call it holds, kept across a restart, never carried on unasked", async () => {
+    const checkpointer = new MemorySaver();
+    let looked = 0;
+    const look = async (path: string) => {
+      looked++;
+      return `saw ${path}`;
+    };
+    const { graph } = await reactGraph([{ toolCalls: [{ id: "c1", name: "look", arguments: { path: "a" } }] }, { text: "Seen." }], look, { checkpointer, interruptAfter: ["agent"] });
+    const run = fromLangGraph(graph).run(prompt("look"), { threadId: "t1" });
+    await drain(run);
+    const outcome = await run.outcome;
+    if (outcome.status !== "interrupted") {
+      throw new Error(`expected the stop to ask, got ${outcome.status}`);
+    }
+    expect(outcome.interrupts).toEqual([
+      {
+        id: "breakpoint:c1",
+        // The node the graph stopped after.
+        node: "agent",
+        value: {
+          kind: "tool-approval",
+          toolCallId: "c1",
+          toolName: "look",
+          input: { path: "a" },
+          title: 'look(path: "a")',
+          display: [{ type: "text", text: 'The graph stopped after its step "agent" (a breakpoint) before this call runs.\n\nArguments:\n```json\n{\n  "path": "a"\n}\n```' }],
+        },
+      },
+    ]);
+    // A process started again over the same checkpoints: still waiting, and continue() asks again instead of running the call.
+    const restarted = fromLangGraph((await reactGraph([{ text: "Seen." }], look, { checkpointer, interruptAfter: ["agent"] })).graph);
+    expect(await restarted.thread?.("t1")).toMatchObject({ status: "interrupted", pending: outcome.interrupts });
+    const carried = restarted.continue?.({ threadId: "t1" });
+    expect((await carried?.outcome)?.status).toBe("interrupted");
+    expect(looked).toBe(0);
+    const resumed = restarted.resume({ "breakpoint:c1": { decision: "approve" } }, { threadId: "t1" });
+    const events = await drain(resumed);
+    expect((await resumed.outcome).status).toBe("completed");
+    expect(looked).toBe(1);
+    expect(events.find((event) => event.type === "tool-end")).toMatchObject({ toolCallId: "c1", status: "success", output: "saw a" });
+    expect(await restarted.thread?.("t1")).toMatchObject({ status: "completed" });
+  });
+
+  it("a graph without breakpoints cut mid-run is still carried on, not asked about", async () => {
+    const { adapter, outcome } = await cutMidTool();
+    expect(outcome).toEqual({ status: "cancelled" });
+    expect(await adapter.thread?.("t1")).toMatchObject({ status: "unfinished", pending: [] });
   });
 });

@@ -14,13 +14,17 @@ import { WeftError } from "../errors/weft-error.js";
 import { EventQueue } from "../graph/event-queue.js";
 import type { RunEvent } from "../graph/events.js";
 import { ThreadBusyError, UnknownInterruptError } from "../graph/graph-errors.js";
+import type { Interrupt } from "../graph/interrupt.js";
+import { createMessageId } from "../graph/messages.js";
 import type { GraphRun, RunConfig, RunOutcome } from "../graph/run-outcome.js";
 import type { ProtocolGraph, ProtocolRunOptions, ProtocolThread } from "../protocols/shared.js";
 import type { Message } from "../types/messages.js";
 import type { Principal } from "../types/principal.js";
-import { defaultResumeValue, type PendingInterrupt, pendingInterrupts, type ResumeValue, resumePlan, type TaskLike, type ToolCallLike } from "./interrupts.js";
-import { fromLangChain, toLangChain } from "./messages.js";
+import { breakpointInterrupts, type BreakpointNodes, breakpointPlan, breakpointsOf, changedSinceBreakpoint, stopsAt, unrunResults } from "./breakpoints.js";
+import { type BreakpointStop, defaultResumeValue, type PendingInterrupt, pendingInterrupts, type ResumeValue, resumePlan, type TaskLike, type ToolCallLike } from "./interrupts.js";
+import { fromLangChain, jsonCopy, toLangChain } from "./messages.js";
 import { StreamMapper } from "./stream-mapper.js";
+import { howToAnswer } from "./typed-answer.js";
 
 /**
  * What fromLangGraph() takes: a compiled StateGraph, or a createAgent() agent. Loosely typed, so
@@ -39,6 +43,7 @@ interface Graph {
   checkpointer?: BaseCheckpointSaver | boolean | undefined;
   stream(input: unknown, config: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
   getState(config: { configurable: Record<string, unknown> }): Promise<StateSnapshotLike>;
+  updateState?(config: { configurable: Record<string, unknown> }, values: unknown, asNode?: string): Promise<unknown>;
 }
 
 /** The parts of a LangGraph state snapshot read here. */
@@ -47,6 +52,9 @@ export interface StateSnapshotLike {
   next: readonly string[];
   tasks: readonly TaskLike[];
   createdAt?: string | undefined;
+  /** The checkpoint this state is of, and the one before it. */
+  config?: { configurable: Record<string, unknown> } | undefined;
+  parentConfig?: { configurable: Record<string, unknown> } | undefined;
 }
 
 /** What a LangGraph node or tool finds in `config.configurable.weft` (see weftContext()). */
@@ -75,6 +83,13 @@ export interface FromLangGraphOptions {
    * LangChain messages, only the ones the thread does not hold yet.
    */
   input?: ((input: unknown, context: { known: ReadonlySet<string> }) => unknown) | undefined;
+  /**
+   * What the person is shown when a run completes, from the graph's final state: text (Markdown),
+   * anything else as JSON, undefined or null for nothing. By default nothing for a graph with a
+   * `messages` channel (its messages are shown as they stream); for a graph without one, its final
+   * state as JSON, and, when `input` was not given, a note that the prompt did not reach it.
+   */
+  output?: ((state: unknown) => unknown) | undefined;
   /** How an answer to a question (not a tool approval) becomes the resume value. See defaultResumeValue. */
   resumeValue?: ResumeValue | undefined;
   /** The most steps a run may take (LangGraph's recursionLimit). LangGraph's default when absent. */
@@ -103,6 +118,8 @@ class LangGraphAdapter implements ProtocolGraph {
   /** The last run id of each thread in this process. */
   private readonly runIds = new Map<string, string>();
   private readonly checkpointer: BaseCheckpointSaver | undefined;
+  /** The graph's static breakpoints (interruptBefore, interruptAfter), if it has any. */
+  private readonly breakpoints: BreakpointNodes | undefined;
 
   constructor(
     private readonly graph: Graph,
@@ -114,6 +131,7 @@ class LangGraphAdapter implements ProtocolGraph {
       graph.checkpointer = options.checkpointer ?? new MemorySaver();
     }
     this.checkpointer = typeof graph.checkpointer === "object" ? graph.checkpointer : undefined;
+    this.breakpoints = breakpointsOf(graph);
   }
 
   run(input: unknown, options: ProtocolRunOptions): GraphRun {
@@ -133,7 +151,7 @@ class LangGraphAdapter implements ProtocolGraph {
     if (!state) {
       return undefined;
     }
-    const pending = this.pending(state).map((entry) => entry.interrupt);
+    const pending = (await this.pending(state)).map((entry) => entry.interrupt);
     const runId = this.runIds.get(threadId) ?? "";
     if (this.active.has(threadId)) {
       return { status: "running", runId, seq: 0, pending: [] };
@@ -166,8 +184,41 @@ class LangGraphAdapter implements ProtocolGraph {
     return state.createdAt === undefined && state.next.length === 0 && state.tasks.length === 0 ? undefined : state;
   }
 
-  private pending(state: StateSnapshotLike): PendingInterrupt[] {
-    return pendingInterrupts(state.tasks, lastToolCalls(messagesIn(state.values)));
+  /** What the thread waits on: its interrupts, or what a stop at a static breakpoint asks. */
+  private async pending(state: StateSnapshotLike): Promise<PendingInterrupt[]> {
+    const messages = messagesIn(state.values);
+    const asked = pendingInterrupts(state.tasks, lastToolCalls(messages));
+    if (asked.length > 0 || !this.breakpoints) {
+      return asked;
+    }
+    const stop = await this.breakpointStop(state, this.breakpoints);
+    return stop ? breakpointInterrupts(stop, unansweredCalls(messages)) : [];
+  }
+
+  /**
+   * Where the thread stopped at a breakpoint, when it did: steps are left to run, the graph stops
+   * before one of them (or after one of the steps that ran last), and it was not resumed past the
+   * stop. Read from the checkpoint, so a stop is asked about again after a restart, and never
+   * carried on unasked as a run cut short would be.
+   */
+  private async breakpointStop(state: StateSnapshotLike, breakpoints: BreakpointNodes): Promise<BreakpointStop | undefined> {
+    if (state.next.length === 0 || !state.config || !this.checkpointer) {
+      return undefined;
+    }
+    const tuple = await this.checkpointer.getTuple(state.config);
+    if (!tuple || !changedSinceBreakpoint(tuple.checkpoint)) {
+      return undefined;
+    }
+    const checkpointId = tuple.checkpoint.id;
+    const before = state.next.filter((node) => stopsAt(breakpoints.before, node));
+    if (before.length > 0) {
+      return { when: "before", nodes: before, checkpointId };
+    }
+    if ((breakpoints.after !== "*" && breakpoints.after.length === 0) || !state.parentConfig) {
+      return undefined;
+    }
+    const ran = (await this.graph.getState(state.parentConfig)).next.filter((node) => stopsAt(breakpoints.after, node));
+    return ran.length > 0 ? { when: "after", nodes: ran, checkpointId } : undefined;
   }
 
   private async execute(mode: Mode, options: ProtocolRunOptions & { runId: string }, emit: (event: RunEvent) => void): Promise<RunOutcome> {
@@ -180,9 +231,10 @@ class LangGraphAdapter implements ProtocolGraph {
     try {
       const before = await this.state(threadId);
       const known = new Set(messagesIn(before?.values).flatMap((message) => (message.id === undefined ? [] : [message.id])));
-      const pendingBefore = before ? this.pending(before) : [];
+      const pendingBefore = before ? await this.pending(before) : [];
       const planned = this.plan(mode, threadId, before, known, pendingBefore);
       if ("outcome" in planned) {
+        planned.events?.forEach(emit);
         if (planned.outcome.status === "interrupted") {
           for (const interrupt of planned.outcome.interrupts) {
             emit({ type: "interrupt", interrupt });
@@ -190,7 +242,11 @@ class LangGraphAdapter implements ProtocolGraph {
         }
         return planned.outcome;
       }
-      const { input, rejected } = planned;
+      const { input, rejected, write } = planned;
+      if (write) {
+        // Written as if the stopped step had run, so the graph goes on past it.
+        await this.graph.updateState?.(before?.config ?? { configurable: { thread_id: threadId } }, { messages: write.messages }, write.asNode);
+      }
       emit({ type: "run-start", runId: options.runId, threadId, mode: mode.kind });
       const mapper = new StreamMapper(emit, known, rejected);
       if (mode.kind !== "run") {
@@ -198,6 +254,9 @@ class LangGraphAdapter implements ProtocolGraph {
         for (const call of unansweredCalls(messagesIn(before?.values))) {
           mapper.expect(call.id ?? "", call.name);
         }
+      }
+      if (write) {
+        mapper.written(write.messages);
       }
       try {
         const stream = await this.graph.stream(input, this.config(options));
@@ -208,13 +267,21 @@ class LangGraphAdapter implements ProtocolGraph {
         if (signal?.aborted) {
           return { status: "cancelled" };
         }
+        const refused = mode.kind === "resume" ? await this.refusedAnswer(error, threadId, mode.answers) : undefined;
+        if (refused) {
+          noteEvents(refused.note).forEach(emit);
+          for (const interrupt of refused.pending) {
+            emit({ type: "interrupt", interrupt });
+          }
+          return { status: "interrupted", interrupts: refused.pending };
+        }
         return { status: "failed", error: error instanceof Error ? error : new Error(String(error)) };
       }
       if (signal?.aborted) {
         return { status: "cancelled" };
       }
       const after = await this.state(threadId);
-      const pending = after ? this.pending(after).map((entry) => entry.interrupt) : [];
+      const pending = after ? (await this.pending(after)).map((entry) => entry.interrupt) : [];
       if (pending.length > 0) {
         for (const interrupt of pending) {
           emit({ type: "interrupt", interrupt });
@@ -223,8 +290,12 @@ class LangGraphAdapter implements ProtocolGraph {
         return { status: "interrupted", interrupts: pending };
       }
       mapper.closeOpen();
-      emit({ type: "checkpoint", step: 0, seq: 0, status: "completed" });
       const values = (after?.values ?? {}) as Record<string, unknown>;
+      const shown = this.shownOutput(values);
+      if (shown !== undefined) {
+        agentMessage(shown).forEach(emit);
+      }
+      emit({ type: "checkpoint", step: 0, seq: 0, status: "completed" });
       const messages = messagesIn(values).flatMap((message) => fromLangChain(message) ?? []);
       return { status: "completed", output: { ...values, messages } };
     } catch (error) {
@@ -244,7 +315,7 @@ class LangGraphAdapter implements ProtocolGraph {
     before: StateSnapshotLike | undefined,
     known: ReadonlySet<string>,
     pending: readonly PendingInterrupt[],
-  ): { input: unknown; rejected: Set<string> } | { outcome: RunOutcome } {
+  ): { input: unknown; rejected: Set<string>; write?: { messages: BaseMessage[]; asNode: string | undefined } } | { outcome: RunOutcome; events?: RunEvent[] } {
     const unfinished = before !== undefined && cutShort(before) && pending.length === 0;
     const waiting: RunOutcome | undefined = pending.length > 0 ? { status: "interrupted", interrupts: pending.map((entry) => entry.interrupt) } : undefined;
     switch (mode.kind) {
@@ -263,7 +334,14 @@ class LangGraphAdapter implements ProtocolGraph {
           // Answered before the agent stopped, and carried on since: carry on again.
           return { input: null, rejected: new Set() };
         }
+        if (before && pending.some((entry) => entry.breakpoint)) {
+          return this.planAtBreakpoint(threadId, before, pending, mode.answers);
+        }
         const plan = resumePlan(pending, mode.answers, this.options.resumeValue ?? defaultResumeValue);
+        if (plan.invalid.length > 0 && plan.unknown.length === 0 && waiting) {
+          // Said why, and asked again: the graph is not resumed with an answer it would refuse.
+          return { outcome: waiting, events: plan.invalid.flatMap((entry) => noteEvents(entry.message)) };
+        }
         if (plan.unknown.length > 0 || Object.keys(plan.resume).length === 0) {
           const ids = plan.unknown.length > 0 ? plan.unknown : Object.keys(mode.answers);
           return { outcome: { status: "failed", error: new UnknownInterruptError(threadId, ids, plan.unknown.length > 0 ? "not_pending" : "empty") } };
@@ -279,6 +357,87 @@ class LangGraphAdapter implements ProtocolGraph {
         }
         return waiting ? { outcome: waiting } : { outcome: { status: "failed", error: new WeftError("nothing_to_continue", `Thread ${threadId} has no run to carry on.`) } };
     }
+  }
+
+  /**
+   * How a run stopped at a breakpoint goes on, by the answers: from the stop (the calls it held
+   * back run, or, one rejected, none runs and each is given a result as the stopped step); or the
+   * turn ends there ("stop"); or the question is asked again when its answer could not be read.
+   */
+  private planAtBreakpoint(
+    threadId: string,
+    before: StateSnapshotLike,
+    pending: readonly PendingInterrupt[],
+    answers: Record<string, unknown>,
+  ): { input: unknown; rejected: Set<string>; write?: { messages: BaseMessage[]; asNode: string | undefined } } | { outcome: RunOutcome; events?: RunEvent[] } {
+    const unknown = Object.keys(answers).filter((id) => !pending.some((entry) => entry.interrupt.id === id));
+    if (unknown.length > 0) {
+      return { outcome: { status: "failed", error: new UnknownInterruptError(threadId, unknown, "not_pending") } };
+    }
+    const plan = breakpointPlan(pending, answers);
+    if (plan.go) {
+      const messages = unrunResults(plan);
+      if (messages.length === 0) {
+        return { input: null, rejected: new Set() };
+      }
+      const [stopped] = before.next;
+      return { input: null, rejected: new Set(messages.map((message) => (message as ToolMessage).tool_call_id)), write: { messages, asNode: before.next.length === 1 ? stopped : undefined } };
+    }
+    if (plan.stop) {
+      const values = (before.values ?? {}) as Record<string, unknown>;
+      const output = { ...values, messages: messagesIn(values).flatMap((message) => fromLangChain(message) ?? []) };
+      return { outcome: { status: "completed", output }, events: agentMessage(plan.note) };
+    }
+    if (plan.missing.length > 0) {
+      return { outcome: { status: "failed", error: new WeftError("unknown_interrupt", `The calls a breakpoint stopped are answered together; ${plan.missing.join(", ")} had no answer.`) } };
+    }
+    return { outcome: { status: "interrupted", interrupts: pending.map((entry) => entry.interrupt) }, events: plan.problems.flatMap((problem) => noteEvents(problem)) };
+  }
+
+  /**
+   * When a resume failed because the graph refused an answer (LangGraph checks it against the
+   * interrupt's Zod schema, refinements and all) and the question is still pending: what to tell
+   * the person, and the interrupts to ask again. Undefined for any other failure.
+   */
+  private async refusedAnswer(error: unknown, threadId: string, answers: Record<string, unknown>): Promise<{ note: string; pending: Interrupt[] } | undefined> {
+    const issues = refusedAnswerIssues(error);
+    if (!issues) {
+      return undefined;
+    }
+    const after = await this.state(threadId);
+    const pending = after ? (await this.pending(after)).map((entry) => entry.interrupt) : [];
+    const asked = pending.find((interrupt) => interrupt.id in answers && interrupt.schema !== undefined);
+    if (!asked?.schema) {
+      return undefined;
+    }
+    const inWords = (answers[asked.id] as { action?: unknown } | null | undefined)?.action === "reply";
+    return { note: `That answer does not fit: ${issues}.${inWords ? ` ${howToAnswer(asked.schema)}` : ""}`, pending };
+  }
+
+  /** What to show of a completed run's final state (see FromLangGraphOptions.output), or undefined for nothing. */
+  private shownOutput(values: Record<string, unknown>): string | undefined {
+    if (this.options.output) {
+      const shown = this.options.output(values);
+      return shown === undefined || shown === null ? undefined : typeof shown === "string" ? shown : jsonBlock(shown);
+    }
+    if (this.hasMessages(values)) {
+      return undefined;
+    }
+    const state = `The graph finished. Its state has no \`messages\` channel, so here is its final state:\n\n${jsonBlock(values)}`;
+    if (this.options.input) {
+      return state;
+    }
+    return (
+      `${state}\n\nThe prompt did not reach the graph either: its input is the conversation as \`{ messages }\`, which a graph without a \`messages\` channel ignores. ` +
+      "Export `toInput` and `fromOutput` from the `--graph` module (or give fromLangGraph() `input` and `output`) to make a prompt its input and its state a reply."
+    );
+  }
+
+  /** Whether the graph keeps a conversation: its channels name `messages` (or, when they cannot be read, its state has them). */
+  private hasMessages(values: Record<string, unknown>): boolean {
+    const graph = this.graph as { channels?: unknown; graph?: { channels?: unknown } };
+    const channels = graph.channels ?? graph.graph?.channels;
+    return typeof channels === "object" && channels !== null ? "messages" in channels : "messages" in values;
   }
 
   /** The graph's input; undefined when it adds nothing the thread does not hold. */
@@ -332,6 +491,60 @@ class LangGraphAdapter implements ProtocolGraph {
     }
     return config;
   }
+}
+
+/**
+ * The problems of an answer the graph refused, in words (`city: There is no Atlantis`), when
+ * `error` is that: LangGraph marks such errors (from 1.5.3; before, the schema's own error comes
+ * as it is), and a Zod error lists its issues, here or as the error's cause.
+ */
+function refusedAnswerIssues(error: unknown): string | undefined {
+  let marked = false;
+  let current = error;
+  for (let depth = 0; depth < 10 && typeof current === "object" && current !== null; depth++) {
+    marked ||= (current as Record<symbol, unknown>)[INVALID_RESUME] === true;
+    const issues = (current as { issues?: unknown }).issues;
+    if (Array.isArray(issues) && issues.length > 0) {
+      return issues
+        .map((issue: { path?: unknown; message?: unknown }) => {
+          const path = Array.isArray(issue.path) ? issue.path.map(String).join(".") : "";
+          const message = typeof issue.message === "string" ? issue.message : "is not allowed";
+          return path === "" ? message : `${path}: ${message}`;
+        })
+        .join("; ");
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return marked ? (error instanceof Error ? error.message : String(error)) : undefined;
+}
+
+/** LangGraph's mark on an error thrown because a resume value did not fit its interrupt's schema. */
+const INVALID_RESUME = Symbol.for("langgraph.invalid_resume");
+
+/** The events of a message from the adapter itself to the person (why an answer was not taken: a paragraph before the question asked again). */
+function noteEvents(text: string): RunEvent[] {
+  return agentMessage(`${text}\n\n`);
+}
+
+/** The events of a message the adapter shows the person, kept in the conversation (but not in the graph's thread). */
+function agentMessage(text: string): RunEvent[] {
+  const messageId = createMessageId("langgraph-note");
+  return [
+    { type: "message-start", messageId },
+    { type: "text-delta", messageId, delta: text },
+    { type: "message-end", messageId },
+    { type: "message", message: { id: messageId, role: "assistant", parts: [{ type: "text", text }], createdAt: new Date().toISOString() } },
+  ];
+}
+
+/** The most characters of a state shown as JSON. */
+const SHOWN_STATE_CHARS = 8000;
+
+/** A value as a fenced JSON block, cut at SHOWN_STATE_CHARS. */
+function jsonBlock(value: unknown): string {
+  const json = JSON.stringify(jsonCopy(value), null, 2) ?? "null";
+  const shown = json.length > SHOWN_STATE_CHARS ? `${json.slice(0, SHOWN_STATE_CHARS)}\n… (${json.length - SHOWN_STATE_CHARS} more characters)` : json;
+  return `\`\`\`json\n${shown}\n\`\`\``;
 }
 
 /** The LangChain messages of a state's `messages` key. */

@@ -4,6 +4,7 @@
 export { fromLangGraph, weftContext, WEFT_CONFIG_KEY } from "./from-langgraph.js";
 export type { FromLangGraphOptions, LangGraphLike, StateSnapshotLike, WeftRunContext } from "./from-langgraph.js";
 export { defaultResumeValue } from "./interrupts.js";
+export { InvalidAnswerError } from "./invalid-answer-error.js";
 export type { ResumeValue } from "./interrupts.js";
 export { WeftCheckpointSaver } from "./weft-checkpoint-saver.js";
 export type { WeftCheckpointSaverOptions } from "./weft-checkpoint-saver.js";

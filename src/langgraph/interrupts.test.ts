@@ -40,9 +40,18 @@ describe("pendingInterrupts", () => {
     const pending = pendingInterrupts([hitlTask], calls);
     expect(pending.map((entry) => entry.interrupt.id)).toEqual([`${LG}:0`, `${LG}:1`]);
     const [write, run] = pending.map((entry) => entry.interrupt.value as unknown as ToolApprovalRequest);
-    expect(write).toEqual({ kind: "tool-approval", toolCallId: "c_b", toolName: "write_file", input: { path: "b.txt" }, inputSchema: { type: "object", properties: { path: { type: "string" } } } });
+    const shown = (command: string) => [{ type: "text", text: `…\n\nArguments:\n\`\`\`json\n${command}\n\`\`\`` }];
+    expect(write).toEqual({
+      kind: "tool-approval",
+      toolCallId: "c_b",
+      toolName: "write_file",
+      input: { path: "b.txt" },
+      title: 'write_file(path: "b.txt")',
+      display: shown('{\n  "path": "b.txt"\n}'),
+      inputSchema: { type: "object", properties: { path: { type: "string" } } },
+    });
     // No edit allowed: no schema to edit with.
-    expect(run).toEqual({ kind: "tool-approval", toolCallId: "c_run", toolName: "run", input: { command: "ls" } });
+    expect(run).toEqual({ kind: "tool-approval", toolCallId: "c_run", toolName: "run", input: { command: "ls" }, title: 'run(command: "ls")', display: shown('{\n  "command": "ls"\n}') });
     expect(pending[0]?.interrupt.node).toBe("HumanInTheLoopMiddleware.after_model");
   });
 
@@ -103,16 +112,30 @@ describe("resumePlan", () => {
     const questions = pendingInterrupts([{ name: "ask", interrupts: [{ id: "a".repeat(32), value: "Name?" }] }], []);
     expect(resumePlan(questions, { ["a".repeat(32)]: "Ada" }, defaultResumeValue).resume).toEqual({ ["a".repeat(32)]: "Ada" });
   });
+
+  it("an answer that does not fit is named with why, and not resumed with", () => {
+    const schema = { type: "object", properties: { age: { type: "integer" } }, required: ["age"] };
+    const questions = pendingInterrupts([{ name: "ask", interrupts: [{ id: "a".repeat(32), value: "Age?", response_schema: schema }] }], []);
+    const plan = resumePlan(questions, { ["a".repeat(32)]: { action: "reply", text: "old" } }, defaultResumeValue);
+    expect(plan.resume).toEqual({});
+    expect(plan.invalid).toEqual([{ id: "a".repeat(32), message: "That answer does not fit: age must be a whole number. Answer with age, a whole number." }]);
+  });
 });
 
 describe("defaultResumeValue", () => {
-  const asked = { id: "q", value: "Colour?", node: "ask", schema: { type: "object" } };
+  const schema = { type: "object", properties: { colour: { type: "string", enum: ["red", "green"] } }, required: ["colour"] };
+  const asked = { id: "q", value: "Colour?", node: "ask", schema };
 
-  it("gives a form's content, an answer in words as its text, and null for a form declined or dismissed", () => {
+  it("gives a form's content, an answer in words read into the schema, and null for a form declined or dismissed", () => {
     expect(defaultResumeValue({ action: "accept", content: { colour: "red" } }, asked)).toEqual({ colour: "red" });
-    expect(defaultResumeValue({ action: "reply", text: "red" }, asked)).toBe("red");
+    expect(defaultResumeValue({ action: "reply", text: "Red" }, asked)).toEqual({ colour: "red" });
     expect(defaultResumeValue({ action: "decline" }, asked)).toBeNull();
     expect(defaultResumeValue({ action: "cancel" }, asked)).toBeNull();
+  });
+
+  it("throws an InvalidAnswerError saying why for an answer the schema refuses, in words or in a form", () => {
+    expect(() => defaultResumeValue({ action: "reply", text: "blue" }, asked)).toThrow(expect.objectContaining({ code: "invalid_answer", interruptId: "q", message: expect.stringContaining("colour must be one of: red, green") }));
+    expect(() => defaultResumeValue({ action: "accept", content: { colour: "blue" } }, asked)).toThrow(expect.objectContaining({ code: "invalid_answer" }));
   });
 
   it("leaves the answer to a question without a schema as it is", () => {

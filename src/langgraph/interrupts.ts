@@ -3,22 +3,43 @@
 // turn in one interrupt (`{ actionRequests, reviewConfigs }`, answered by `{ decisions }` in the
 // same order): each call becomes a tool approval of its own, so the editor asks about each, and
 // the decisions are put back together once all are answered. An interrupt with a JSON Schema for
-// its answer becomes a question with that schema (a form, where the editor shows them); any other
-// is a question in words.
+// its answer becomes a question with that schema (a form, where the editor shows them, and where
+// it does not, a question whose answer in words is read into the schema); any other is a question
+// in words.
 
 import type { ToolApprovalAnswer, ToolApprovalRequest } from "../agent/tool-approval.js";
 import type { FormAnswer, Interrupt } from "../graph/interrupt.js";
 import { jsonEqual } from "../store-core/json-equal.js";
 import type { JsonObject, JsonValue } from "../types/json.js";
+import { callDisplay, callTitle } from "./call-display.js";
+import { InvalidAnswerError } from "./invalid-answer-error.js";
 import { jsonCopy } from "./messages.js";
+import { schemaProblem, typedAnswer } from "./typed-answer.js";
 
 /** A pending interrupt, as weft asks it and as LangGraph knows it. */
 export interface PendingInterrupt {
   interrupt: Interrupt;
-  /** LangGraph's id for the interrupt (several approvals can share one). */
+  /** LangGraph's id for the interrupt (several approvals can share one); for a breakpoint, weft's own. */
   langGraphId: string;
   /** For a tool approval: its place among the interrupt's action requests. */
   action?: { index: number; toolCallId: string; toolName: string } | undefined;
+  /** For a static breakpoint's stop (breakpoints.ts): the stop, and the call asked about, if one is. */
+  breakpoint?: BreakpointEntry | undefined;
+}
+
+/** Where a thread stopped at a static breakpoint (`interruptBefore`, `interruptAfter`). */
+export interface BreakpointStop {
+  when: "before" | "after";
+  /** The nodes the graph stopped before, or after. */
+  nodes: string[];
+  /** The checkpoint of the stop: names the question, which is a new one at each stop. */
+  checkpointId: string;
+}
+
+/** What a pending breakpoint interrupt stands for: a call the stop holds back, or the stop itself. */
+export interface BreakpointEntry {
+  stop: BreakpointStop;
+  call?: { toolCallId: string; toolName: string } | undefined;
 }
 
 /** A task of a LangGraph state snapshot, as far as interrupts go. */
@@ -75,7 +96,14 @@ function approvals(langGraphId: string, node: string, value: { actionRequests: A
     }
     used.add(position);
     const toolCallId = calls[position]?.id ?? `${langGraphId}:${index}`;
-    const request: ToolApprovalRequest = { kind: "tool-approval", toolCallId, toolName: action.name, input: jsonCopy(action.args) };
+    const request: ToolApprovalRequest = {
+      kind: "tool-approval",
+      toolCallId,
+      toolName: action.name,
+      input: jsonCopy(action.args),
+      title: callTitle(action.name, action.args),
+      display: callDisplay(action.args, action.description),
+    };
     const review = value.reviewConfigs.find((config) => config.actionName === action.name);
     if (review?.allowedDecisions.includes("edit") && isSchema(review.argsSchema)) {
       request.inputSchema = jsonCopy(review.argsSchema) as JsonObject;
@@ -85,22 +113,39 @@ function approvals(langGraphId: string, node: string, value: { actionRequests: A
   });
 }
 
-/** How answers to questions (not approvals) become resume values. */
+/**
+ * How answers to questions (not approvals) become resume values. It may throw an
+ * InvalidAnswerError for an answer that does not fit: its message is shown to the person and the
+ * same question is asked again.
+ */
 export type ResumeValue = (answer: unknown, interrupt: Interrupt) => unknown;
 
 /**
- * The default: a form's content when it was filled in; the text when the question was answered in
- * words; null when the person declined or dismissed the form; any other answer as it is.
+ * The default: a form's content when it was filled in; an answer in words read into the schema
+ * (see typedAnswer: JSON, a one-field schema's value, `field: value` lines, a choice); null when the
+ * person declined or dismissed the form; any other answer as it is. An answer the schema refuses
+ * throws an InvalidAnswerError saying why (and, for words, how to answer), and the question is
+ * asked again.
  */
 export const defaultResumeValue: ResumeValue = (answer, interrupt) => {
   if (!interrupt.schema || !isFormAnswer(answer)) {
     return answer;
   }
   switch (answer.action) {
-    case "accept":
+    case "accept": {
+      const problem = schemaProblem(answer.content, interrupt.schema);
+      if (problem !== undefined) {
+        throw new InvalidAnswerError(interrupt.id, problem);
+      }
       return answer.content;
-    case "reply":
-      return answer.text;
+    }
+    case "reply": {
+      const read = typedAnswer(answer.text, interrupt.schema);
+      if (!read.fits) {
+        throw new InvalidAnswerError(interrupt.id, read.problem);
+      }
+      return read.value;
+    }
     default:
       return null;
   }
@@ -115,11 +160,13 @@ export interface ResumePlan {
   unknown: string[];
   /** Ids of approvals left unanswered beside answered ones of the same interrupt. */
   missing: string[];
+  /** Answers that did not fit their question (the resume value function threw an InvalidAnswerError), with why. */
+  invalid: Array<{ id: string; message: string }>;
 }
 
 /** The resume value for `answers` (by weft interrupt id) to the `pending` interrupts. */
 export function resumePlan(pending: readonly PendingInterrupt[], answers: Record<string, unknown>, resumeValue: ResumeValue): ResumePlan {
-  const plan: ResumePlan = { resume: {}, rejected: new Set(), unknown: [], missing: [] };
+  const plan: ResumePlan = { resume: {}, rejected: new Set(), unknown: [], missing: [], invalid: [] };
   const byId = new Map(pending.map((entry) => [entry.interrupt.id, entry]));
   plan.unknown = Object.keys(answers).filter((id) => !byId.has(id));
   const groups = new Map<string, PendingInterrupt[]>();
@@ -127,7 +174,14 @@ export function resumePlan(pending: readonly PendingInterrupt[], answers: Record
     if (entry.action) {
       groups.set(entry.langGraphId, [...(groups.get(entry.langGraphId) ?? []), entry]);
     } else if (entry.interrupt.id in answers) {
-      plan.resume[entry.langGraphId] = resumeValue(answers[entry.interrupt.id], entry.interrupt);
+      try {
+        plan.resume[entry.langGraphId] = resumeValue(answers[entry.interrupt.id], entry.interrupt);
+      } catch (error) {
+        if (!InvalidAnswerError.isInstance(error)) {
+          throw error;
+        }
+        plan.invalid.push({ id: entry.interrupt.id, message: error.message });
+      }
     }
   }
   for (const [langGraphId, entries] of groups) {

@@ -1,8 +1,10 @@
 // A real LangGraph.js graph served through fromLangGraph() over a child's stdio, driven with the
 // official SDK client, its model ChatOpenAI against the fake chat-completions server: text streams
-// in chunks, tool calls go pending → in_progress → completed, a rejected write leaves no file,
-// a typed interrupt is answered through a form, cancelling one session leaves another's turn to
-// finish, and a loaded session replays its tool calls. Every line is checked against the SDK.
+// in chunks, tool calls go pending → in_progress → completed, a rejected write leaves no file, a
+// permission request shows the call, static breakpoints ask before the calls they stop, a typed
+// interrupt is answered through a form or in words read into its (Zod) schema, cancelling one
+// session leaves another's turn to finish, and a loaded session replays its tool calls. Every line
+// is checked against the SDK.
 
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -145,6 +147,21 @@ describe("tool approvals from humanInTheLoopMiddleware", () => {
     expect(agent.textOf(sessionId)).toBe("Writing it.Done.");
   });
 
+  it("the permission request shows the call: a title with the tool and its arguments, the arguments as content, the raw input", async () => {
+    const { agent } = await start([{ toolCalls: [{ id: "call_write", name: "write_file", arguments: { path: "notes/today.md", content: "# Plan\nship it" } }] }, { text: "Done." }]);
+    const sessionId = await agent.newSession(project);
+    agent.answerPermission = () => ({ outcome: { outcome: "selected", optionId: "reject_once" } });
+    expect((await agent.prompt(sessionId, "write my plan")).stopReason).toBe("end_turn");
+    const toolCall = agent.permissions[0]?.toolCall;
+    expect(toolCall?.title).toBe('write_file(path: "notes/today.md", content: "# Plan\\nship it")');
+    expect(toolCall?.rawInput).toEqual({ path: "notes/today.md", content: "# Plan\nship it" });
+    const shown = (toolCall?.content ?? []).map((item) => (item.type === "content" && item.content.type === "text" ? item.content.text : "")).join("\n");
+    // The arguments in full, not the middleware's boilerplate around them.
+    expect(shown).toContain('"content": "# Plan\\nship it"');
+    expect(shown).toContain('"path": "notes/today.md"');
+    expect(shown).not.toContain("Tool execution requires approval");
+  });
+
   it("a rejected write never runs: no file, the call fails, and the model is told", async () => {
     const { agent, model } = await start(writeCall);
     agent.answerPermission = () => ({ outcome: { outcome: "selected", optionId: "reject_once" } });
@@ -195,6 +212,116 @@ describe("tool approvals from humanInTheLoopMiddleware", () => {
   });
 });
 
+describe("static breakpoints (interruptBefore, interruptAfter)", () => {
+  it("createReactAgent({ interruptBefore: ['tools'] }): the call it stops is a permission request showing the call; allowed, it runs and the turn goes on", async () => {
+    const { agent, model } = await start(writeCall, { graph: "breakpoint" });
+    const sessionId = await agent.newSession(project);
+    agent.answerPermission = () => {
+      expect(existsSync(join(project, "out.txt"))).toBe(false);
+      return { outcome: { outcome: "selected", optionId: "allow_once" } };
+    };
+    expect((await agent.prompt(sessionId, "write hello to out.txt")).stopReason).toBe("end_turn");
+    expect(agent.permissions).toHaveLength(1);
+    expect(agent.permissions[0]?.toolCall).toMatchObject({ toolCallId: "call_write", title: 'write_file(path: "out.txt", content: "hello")', rawInput: { path: "out.txt", content: "hello" } });
+    expect(await readFile(join(project, "out.txt"), "utf8")).toBe("hello");
+    expect(statusesOf(agent, sessionId).at(-1)).toBe("completed");
+    expect(agent.textOf(sessionId)).toBe("Writing it.Done.");
+    expect(String(toolResult(model.requests[1]))).toBe("wrote out.txt");
+  });
+
+  it("rejected, the call never runs, it ends failed, and the model is told and answers", async () => {
+    const { agent, model } = await start(writeCall, { graph: "breakpoint" });
+    agent.answerPermission = () => ({ outcome: { outcome: "selected", optionId: "reject_once" } });
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "write hello to out.txt")).stopReason).toBe("end_turn");
+    expect(existsSync(join(project, "out.txt"))).toBe(false);
+    expect(statusesOf(agent, sessionId)).not.toContain("in_progress");
+    expect(statusesOf(agent, sessionId).at(-1)).toBe("failed");
+    expect(String(toolResult(model.requests[1]))).toContain("rejected");
+    expect(agent.textOf(sessionId)).toBe("Writing it.Done.");
+  });
+
+  it("two calls held by one stop are asked about one by one; one rejected, neither runs and both end", async () => {
+    const { agent, model } = await start(
+      [
+        {
+          toolCalls: [
+            { id: "call_a", name: "write_file", arguments: { path: "a.txt", content: "a" } },
+            { id: "call_b", name: "write_file", arguments: { path: "b.txt", content: "b" } },
+          ],
+        },
+        { text: "As you wish." },
+      ],
+      { graph: "breakpoint" },
+    );
+    agent.answerPermission = (request) => ({ outcome: { outcome: "selected", optionId: request.toolCall.toolCallId === "call_a" ? "allow_once" : "reject_once" } });
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "write a and b")).stopReason).toBe("end_turn");
+    expect(agent.permissions.map((request) => request.toolCall.toolCallId)).toEqual(["call_a", "call_b"]);
+    expect(existsSync(join(project, "a.txt"))).toBe(false);
+    expect(existsSync(join(project, "b.txt"))).toBe(false);
+    const ends = toolUpdates(agent, sessionId).filter((update) => update.status === "failed" || update.status === "completed");
+    expect(ends.map((update) => [update.toolCallId, update.status]).sort()).toEqual([
+      ["call_a", "failed"],
+      ["call_b", "failed"],
+    ]);
+    const results = model.requests[1]?.messages.filter((message) => message.role === "tool").map((message) => String(message.content));
+    expect(results).toEqual(["This call did not run: the person rejected another call of the same turn.", "The person rejected this call."]);
+  });
+
+  it("a turn cancelled while a breakpoint asks leaves the call unrun, and the next prompt goes on from there", async () => {
+    const { agent, model } = await start((request) => (lastUserText(request).includes("instead") ? { text: "Fine." } : { toolCalls: [{ id: "call_write", name: "write_file", arguments: { path: "out.txt", content: "hello" } }] }), {
+      graph: "breakpoint",
+    });
+    const sessionId = await agent.newSession(project);
+    const asked = deferred();
+    agent.answerPermission = async () => {
+      asked.resolve();
+      await new Promise(() => undefined);
+      return { outcome: { outcome: "cancelled" } };
+    };
+    const first = agent.prompt(sessionId, "write hello to out.txt");
+    await asked.promise;
+    await agent.cancel(sessionId);
+    expect((await first).stopReason).toBe("cancelled");
+    const mark = agent.updatesOf(sessionId).length;
+    expect((await agent.prompt(sessionId, "do nothing instead")).stopReason).toBe("end_turn");
+    expect(agent.textOf(sessionId, mark)).toBe("Fine.");
+    expect(existsSync(join(project, "out.txt"))).toBe(false);
+    expect(model.requests.at(-1)?.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "user"]);
+    expect(String(toolResult(model.requests.at(-1)))).toContain("did not run");
+  });
+
+  it("a stop before a step that runs no tools is a question: in words, yes goes on; stop ends the turn there", async () => {
+    const { agent } = await start([], { graph: "pause" });
+    const going = await agent.newSession(project);
+    expect((await agent.prompt(going, "draft it")).stopReason).toBe("end_turn");
+    expect(agent.textOf(going)).toBe('Draft ready.The graph paused before its step "review" (a breakpoint). Go on?');
+    let mark = agent.updatesOf(going).length;
+    expect((await agent.prompt(going, "yes")).stopReason).toBe("end_turn");
+    expect(agent.textOf(going, mark)).toBe("Reviewed.");
+
+    const stopping = await agent.newSession(project);
+    await agent.prompt(stopping, "draft it");
+    mark = agent.updatesOf(stopping).length;
+    expect((await agent.prompt(stopping, "maybe")).stopReason).toBe("end_turn");
+    expect(agent.textOf(stopping, mark)).toContain('answer "continue" (or yes) to go on, or "stop"');
+    mark = agent.updatesOf(stopping).length;
+    expect((await agent.prompt(stopping, "stop")).stopReason).toBe("end_turn");
+    expect(agent.textOf(stopping, mark)).toBe('Stopped before the graph\'s step "review", as you answered.');
+  });
+
+  it("with forms, the question is a form and continue goes on within the turn", async () => {
+    const { agent } = await start([], { graph: "pause", capabilities: forms });
+    agent.answerForm = () => ({ action: "accept", content: { answer: "continue" } });
+    const sessionId = await agent.newSession(project);
+    expect((await agent.prompt(sessionId, "draft it")).stopReason).toBe("end_turn");
+    expect(agent.forms).toHaveLength(1);
+    expect(agent.forms[0]).toMatchObject({ message: 'The graph paused before its step "review" (a breakpoint). Go on?' });
+    expect(agent.textOf(sessionId)).toBe("Draft ready.Reviewed.");
+  });
+});
+
 describe("a typed interrupt(value, { responseSchema })", () => {
   it("is asked as a form, and the accepted content is the value the graph resumes with", async () => {
     const { agent } = await start([], { graph: "typed", capabilities: forms });
@@ -215,15 +342,80 @@ describe("a typed interrupt(value, { responseSchema })", () => {
     expect(agent.textOf(sessionId)).toBe("No colour, then.");
   });
 
-  it("without forms it is asked in words, and the next prompt's text answers it", async () => {
+  it("without forms it is asked in words, and the next prompt's text, parsed into the schema, answers it", async () => {
     const { agent } = await start([], { graph: "typed" });
     const sessionId = await agent.newSession(project);
     expect((await agent.prompt(sessionId, "pick a colour")).stopReason).toBe("end_turn");
     expect(agent.textOf(sessionId)).toContain("Which colour?");
     const mark = agent.updatesOf(sessionId).length;
     expect((await agent.prompt(sessionId, "blue")).stopReason).toBe("end_turn");
-    // Asked in words, the answer is the prompt's text.
-    expect(agent.textOf(sessionId, mark)).toBe("You said blue.");
+    // A one-field schema: the text is that field's value.
+    expect(agent.textOf(sessionId, mark)).toBe("You chose blue.");
+  });
+});
+
+describe("a typed interrupt with a Zod schema, in an editor without forms", () => {
+  /** Asks the prompt, and answers what the agent said in that turn. */
+  async function turn(agent: AgentProcess, sessionId: string, prompt: string): Promise<string> {
+    const mark = agent.updatesOf(sessionId).length;
+    expect((await agent.prompt(sessionId, prompt)).stopReason).toBe("end_turn");
+    return agent.textOf(sessionId, mark);
+  }
+
+  it("takes a one-field answer as that field's value, a choice in any case", async () => {
+    const { agent } = await start([], { graph: "zod" });
+    const sessionId = await agent.newSession(project);
+    expect(await turn(agent, sessionId, "pick a colour")).toBe("Which colour?");
+    expect(await turn(agent, sessionId, "Blue")).toBe("You chose blue.");
+  });
+
+  it("a wrong answer is told why in plain words, not Zod's JSON, and the same question is asked again", async () => {
+    const { agent } = await start([], { graph: "zod" });
+    const sessionId = await agent.newSession(project);
+    await turn(agent, sessionId, "pick a colour");
+    const again = await turn(agent, sessionId, "purple");
+    expect(again).toContain("colour must be one of: red, green, blue");
+    expect(again).not.toMatch(/ZodError|invalid_value|"code"|\[\s*\{/);
+    expect(again.endsWith("Which colour?")).toBe(true);
+    expect(await turn(agent, sessionId, "green")).toBe("You chose green.");
+  });
+
+  it("takes several fields as `field: value` lines or as JSON", async () => {
+    const { agent } = await start([], { graph: "zod" });
+    const lines = await agent.newSession(project);
+    expect(await turn(agent, lines, "plan a trip")).toBe("Where to, and for how long?");
+    expect(await turn(agent, lines, "city: Paris\nnights: 3")).toBe("3 nights in Paris.");
+    const json = await agent.newSession(project);
+    await turn(agent, json, "plan a trip");
+    expect(await turn(agent, json, '{"city": "Oslo", "nights": 2}')).toBe("2 nights in Oslo.");
+  });
+
+  it("an answer only the Zod schema refuses (a refinement) is told why too, and asked again", async () => {
+    const { agent } = await start([], { graph: "zod" });
+    const sessionId = await agent.newSession(project);
+    await turn(agent, sessionId, "plan a trip");
+    const vague = await turn(agent, sessionId, "somewhere warm");
+    expect(vague).toContain("city");
+    expect(vague).toContain("nights");
+    expect(vague.endsWith("Where to, and for how long?")).toBe(true);
+    const refused = await turn(agent, sessionId, "city: Atlantis\nnights: 40");
+    expect(refused).toContain("nights must be at most 30");
+    const refined = await turn(agent, sessionId, "city: Atlantis\nnights: 4");
+    expect(refined).toContain("There is no Atlantis to go to");
+    expect(refined).not.toMatch(/ZodError|"code"/);
+    expect(refined.endsWith("Where to, and for how long?")).toBe(true);
+    expect(await turn(agent, sessionId, "city: Lisbon\nnights: 4")).toBe("4 nights in Lisbon.");
+  });
+
+  it("in a form, an answer the Zod schema refuses is told why and the form asked again", async () => {
+    const { agent } = await start([], { graph: "zod", capabilities: forms });
+    const answers = [{ city: "Atlantis", nights: 2 }, { city: "Rome", nights: 2 }];
+    agent.answerForm = () => ({ action: "accept", content: answers[agent.forms.length - 1] ?? {} });
+    const sessionId = await agent.newSession(project);
+    const said = await turn(agent, sessionId, "plan a trip");
+    expect(agent.forms).toHaveLength(2);
+    expect(said).toContain("There is no Atlantis to go to");
+    expect(said.endsWith("2 nights in Rome.")).toBe(true);
   });
 });
 

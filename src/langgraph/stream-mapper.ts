@@ -47,6 +47,13 @@ export class StreamMapper {
     this.callsStarted.add(toolCallId);
   }
 
+  /** Messages written into the thread outside the stream (results given to calls a breakpoint stopped): announced as a node's would be. */
+  written(messages: readonly BaseMessage[]): void {
+    for (const message of messages) {
+      this.finish(message);
+    }
+  }
+
   take(chunk: unknown): void {
     if (!Array.isArray(chunk) || chunk.length !== 3) {
       return;
