@@ -118,6 +118,44 @@ describe("weft acp's models", () => {
     expect(server.requests.at(-1)?.model).toBe("one");
   });
 
+  it("offers the models in the models field of new, load and resume answers too, and takes session/set_model as the picker does", async () => {
+    const server = await echoServer();
+    const env = { WEFT_MODELS: "openai-compatible:one, openai-compatible:two", WEFT_MODEL: "openai-compatible:two", WEFT_BASE_URL: server.url };
+    const agent = harness.start(env);
+    await agent.initialize();
+    // Raw answers: the SDK's client drops a field its schema no longer has.
+    agent.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "new", method: "session/new", params: { cwd: harness.project, mcpServers: [] } }));
+    const created = (await agent.rawResponse("new")).result as { sessionId: string; models?: unknown };
+    const available = [
+      { modelId: "openai-compatible:two", name: "openai-compatible:two" },
+      { modelId: "openai-compatible:one", name: "openai-compatible:one" },
+    ];
+    expect(created.models).toEqual({ currentModelId: "openai-compatible:two", availableModels: available });
+
+    const mark = agent.updatesOf(created.sessionId).length;
+    agent.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "pick", method: "session/set_model", params: { sessionId: created.sessionId, modelId: "openai-compatible:one" } }));
+    expect(await agent.rawResponse("pick")).toMatchObject({ result: {} });
+    // The picker follows: the editor is told the full option list.
+    await agent.waitFor(() => agent.updatesOf(created.sessionId).slice(mark).some((update) => update.sessionUpdate === "config_option_update"), "config_option_update");
+    const update = agent.updatesOf(created.sessionId).slice(mark).find((entry) => entry.sessionUpdate === "config_option_update");
+    expect(update?.sessionUpdate === "config_option_update" && option(update.configOptions, "model")?.currentValue).toBe("openai-compatible:one");
+    await agent.prompt(created.sessionId, "hello");
+    expect(server.requests.at(-1)?.model).toBe("one");
+
+    agent.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "wrong", method: "session/set_model", params: { sessionId: created.sessionId, modelId: "openai-compatible:three" } }));
+    expect(await agent.rawResponse("wrong")).toMatchObject({ error: { code: -32602 } });
+    await agent.stop();
+
+    const again = harness.start(env);
+    await again.initialize();
+    again.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "load", method: "session/load", params: { sessionId: created.sessionId, cwd: harness.project, mcpServers: [] } }));
+    expect(((await again.rawResponse("load")).result as { models?: unknown }).models).toEqual({ currentModelId: "openai-compatible:one", availableModels: available });
+    again.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "close", method: "session/close", params: { sessionId: created.sessionId } }));
+    await again.rawResponse("close");
+    again.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "resume", method: "session/resume", params: { sessionId: created.sessionId, cwd: harness.project } }));
+    expect(((await again.rawResponse("resume")).result as { models?: unknown }).models).toEqual({ currentModelId: "openai-compatible:one", availableModels: available });
+  });
+
   it("adds the models an OpenAI-compatible server lists, and uses one picked from them", async () => {
     const server = await echoServer(["served-a", "served-b"]);
     writeConfig({ models: [{ model: "openai-compatible:configured", baseURL: server.url }] });
