@@ -202,6 +202,37 @@ describe("weft acp's models", () => {
     expect(sizes().at(-1)).toMatchObject({ size: 5000, used: 19, cost: { amount: 0.026, currency: "USD" } });
   });
 
+  it("sends usage_update for a model it does not know with the window its server tells: vLLM's max_model_len, Ollama's /api/show", async () => {
+    const vllm = (
+      await harness.fakeModel(() => ({ text: "hi" }), {
+        routes: { "GET /v1/models": { object: "list", data: [{ id: "house-model", object: "model", created: 1, owned_by: "vllm", root: "house-model", max_model_len: 8192, permission: [] }] } },
+      })
+    ).model;
+    const usages = (agent: AgentProcess, sessionId: string) => agent.updatesOf(sessionId).flatMap((update) => (update.sessionUpdate === "usage_update" ? [update] : []));
+    const first = harness.start({ WEFT_MODEL: "openai-compatible:house-model", WEFT_BASE_URL: vllm.url });
+    await first.initialize();
+    const { sessionId } = await newSession(first);
+    await first.waitFor(() => usages(first, sessionId).length > 0, "usage_update after session/new");
+    expect(usages(first, sessionId)[0]).toMatchObject({ size: 8192, used: 0 });
+    await first.prompt(sessionId, "hello");
+    expect(usages(first, sessionId).at(-1)).toMatchObject({ size: 8192, used: 19 });
+
+    const ollama = (
+      await harness.fakeModel(() => ({ text: "hi" }), {
+        routes: {
+          "GET /v1/models": { object: "list", data: [{ id: "mystery:7b", object: "model", created: 1, owned_by: "library" }] },
+          "POST /api/show": (body: { model?: string }) =>
+            body.model === "mystery:7b" ? { parameters: "num_ctx 12288", details: { family: "mystery" }, model_info: { "general.architecture": "mystery", "mystery.context_length": 65536 } } : undefined,
+        },
+      })
+    ).model;
+    const second = harness.start({ WEFT_MODEL: "ollama:mystery:7b", WEFT_BASE_URL: ollama.url });
+    await second.initialize();
+    const other = await newSession(second);
+    await second.prompt(other.sessionId, "hello");
+    expect(usages(second, other.sessionId).at(-1)).toMatchObject({ size: 12288, used: 19 });
+  });
+
   it("keeps each call within the window of the model the session picked, and WEFT_CONTEXT_WINDOW overrides it", async () => {
     const words = (count: number, word: string) => Array.from({ length: count }, () => word).join(" ");
     // A token for every 4 characters of the request body, as the compaction tests count them.
