@@ -116,7 +116,6 @@ export async function streamModel(
 class IdleWatch {
   expired = false;
   private readonly controller = new AbortController();
-  private readonly aborted: Promise<never>;
   private timer: NodeJS.Timeout | undefined;
   private readonly unlink: () => void;
 
@@ -132,17 +131,6 @@ class IdleWatch {
       caller?.addEventListener("abort", forward, { once: true });
     }
     this.unlink = () => caller?.removeEventListener("abort", forward);
-    const signal = this.controller.signal;
-    this.aborted = new Promise<never>((_resolve, reject) => {
-      const stop = () => reject(signal.reason instanceof Error ? signal.reason : new Error("The model call was stopped."));
-      if (signal.aborted) {
-        stop();
-      } else {
-        signal.addEventListener("abort", stop, { once: true });
-      }
-    });
-    // Nobody may be racing it when it rejects.
-    this.aborted.catch(() => undefined);
     this.touch();
   }
 
@@ -160,11 +148,32 @@ class IdleWatch {
     }, this.timeoutMs);
   }
 
-  /** `promise`, or a rejection as soon as the attempt is stopped. */
+  /**
+   * `promise`, or a rejection as soon as the attempt is stopped. Each call listens for the abort
+   * only until `promise` settles: a race against one promise that lives as long as the attempt
+   * would keep every part read (a reply's whole text, chunk by chunk) until the attempt ends.
+   */
   guard<T>(promise: Promise<T>): Promise<T> {
-    // The loser of the race may still reject later; that is expected and not a failure.
+    // The loser may still reject later; that is expected and not a failure.
     promise.catch(() => undefined);
-    return Promise.race([promise, this.aborted]);
+    const signal = this.controller.signal;
+    if (signal.aborted) {
+      return Promise.reject(stopReason(signal));
+    }
+    return new Promise<T>((resolve, reject) => {
+      const stop = () => reject(stopReason(signal));
+      signal.addEventListener("abort", stop, { once: true });
+      promise.then(
+        (value) => {
+          signal.removeEventListener("abort", stop);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener("abort", stop);
+          reject(error);
+        },
+      );
+    });
   }
 
   /** Ends the watch: no more timer, no more listening to the caller. */
@@ -172,6 +181,11 @@ class IdleWatch {
     clearTimeout(this.timer);
     this.unlink();
   }
+}
+
+/** Why an attempt was stopped: the signal's reason when it is an error. */
+function stopReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error("The model call was stopped.");
 }
 
 /** Waits `ms`, or less when `signal` aborts first. */

@@ -397,7 +397,7 @@ class ChatState {
     const input = this.input;
     const title = request.toolCall.title ?? "this tool call";
     const offered = permissionKeys(request.options);
-    const menu = offered.map(({ key, label }) => `[${key}] ${label}`).join("  ");
+    const menu = offered.map(({ key, label, option }) => `[${key}] ${label}${coverage(option)}`).join("  ");
     for (;;) {
       if (this.cancelling || !input) {
         return { outcome: "cancelled" };
@@ -416,6 +416,15 @@ class ChatState {
       this.write(this.style.dim(`  Answer ${offered.map(({ key }) => key).join(", ")}.\n`));
     }
   }
+}
+
+/**
+ * What an "always allow" option covers, as its name says after "Always allow" (the agent names
+ * the scope there: "writes in `src/` and below"), in brackets; nothing for any other option.
+ */
+function coverage(option: acp.PermissionOption): string {
+  const covered = option.kind === "allow_always" ? /^always allow\s+(.+)$/i.exec(option.name.trim())?.[1] : undefined;
+  return covered ? ` (${covered})` : "";
 }
 
 /**

@@ -54,8 +54,9 @@ describe("weft chat", () => {
     let mark = chat.text.length;
     chat.type("write a note\r");
     // The permission request carries the tool's own title for the call, as the finished call shows
-    // it, and the diff, shown above the question (and not again once the call is done).
-    await chat.waitFor(/\+ remember\n[\s\S]*Allow Write note\.txt\?\s+\[y\] once\s+\[a\] always\s+\[n\] no\s+\[v\] never\s+\[e\] edit first › $/, mark);
+    // it, and the diff, shown above the question (and not again once the call is done); "always"
+    // says what it covers: for a file at the top of the project, the project.
+    await chat.waitFor(/\+ remember\n[\s\S]*Allow Write note\.txt\?\s+\[y\] once\s+\[a\] always \(writes anywhere in the project \(`\.git\/`, `\.env\*` and weft's own files still ask\)\)\s+\[n\] no\s+\[v\] never\s+\[e\] edit first › $/, mark);
     expect(existsSync(join(project, "note.txt"))).toBe(false);
     chat.type("y\r");
     await chat.waitFor(/✓ Write note\.txt\nweft › Saved your note\.\nyou › $/, mark);

@@ -118,6 +118,44 @@ describe("weft acp's models", () => {
     expect(server.requests.at(-1)?.model).toBe("one");
   });
 
+  it("offers the models in the models field of new, load and resume answers too, and takes session/set_model as the picker does", async () => {
+    const server = await echoServer();
+    const env = { WEFT_MODELS: "openai-compatible:one, openai-compatible:two", WEFT_MODEL: "openai-compatible:two", WEFT_BASE_URL: server.url };
+    const agent = harness.start(env);
+    await agent.initialize();
+    // Raw answers: the SDK's client drops a field its schema no longer has.
+    agent.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "new", method: "session/new", params: { cwd: harness.project, mcpServers: [] } }));
+    const created = (await agent.rawResponse("new")).result as { sessionId: string; models?: unknown };
+    const available = [
+      { modelId: "openai-compatible:two", name: "openai-compatible:two" },
+      { modelId: "openai-compatible:one", name: "openai-compatible:one" },
+    ];
+    expect(created.models).toEqual({ currentModelId: "openai-compatible:two", availableModels: available });
+
+    const mark = agent.updatesOf(created.sessionId).length;
+    agent.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "pick", method: "session/set_model", params: { sessionId: created.sessionId, modelId: "openai-compatible:one" } }));
+    expect(await agent.rawResponse("pick")).toMatchObject({ result: {} });
+    // The picker follows: the editor is told the full option list.
+    await agent.waitFor(() => agent.updatesOf(created.sessionId).slice(mark).some((update) => update.sessionUpdate === "config_option_update"), "config_option_update");
+    const update = agent.updatesOf(created.sessionId).slice(mark).find((entry) => entry.sessionUpdate === "config_option_update");
+    expect(update?.sessionUpdate === "config_option_update" && option(update.configOptions, "model")?.currentValue).toBe("openai-compatible:one");
+    await agent.prompt(created.sessionId, "hello");
+    expect(server.requests.at(-1)?.model).toBe("one");
+
+    agent.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "wrong", method: "session/set_model", params: { sessionId: created.sessionId, modelId: "openai-compatible:three" } }));
+    expect(await agent.rawResponse("wrong")).toMatchObject({ error: { code: -32602 } });
+    await agent.stop();
+
+    const again = harness.start(env);
+    await again.initialize();
+    again.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "load", method: "session/load", params: { sessionId: created.sessionId, cwd: harness.project, mcpServers: [] } }));
+    expect(((await again.rawResponse("load")).result as { models?: unknown }).models).toEqual({ currentModelId: "openai-compatible:one", availableModels: available });
+    again.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "close", method: "session/close", params: { sessionId: created.sessionId } }));
+    await again.rawResponse("close");
+    again.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "resume", method: "session/resume", params: { sessionId: created.sessionId, cwd: harness.project } }));
+    expect(((await again.rawResponse("resume")).result as { models?: unknown }).models).toEqual({ currentModelId: "openai-compatible:one", availableModels: available });
+  });
+
   it("adds the models an OpenAI-compatible server lists, and uses one picked from them", async () => {
     const server = await echoServer(["served-a", "served-b"]);
     writeConfig({ models: [{ model: "openai-compatible:configured", baseURL: server.url }] });
@@ -162,6 +200,37 @@ describe("weft acp's models", () => {
     await agent.prompt(sessionId, "again");
     // 12 input and 7 output tokens at 1000 and 2000 USD per million.
     expect(sizes().at(-1)).toMatchObject({ size: 5000, used: 19, cost: { amount: 0.026, currency: "USD" } });
+  });
+
+  it("sends usage_update for a model it does not know with the window its server tells: vLLM's max_model_len, Ollama's /api/show", async () => {
+    const vllm = (
+      await harness.fakeModel(() => ({ text: "hi" }), {
+        routes: { "GET /v1/models": { object: "list", data: [{ id: "house-model", object: "model", created: 1, owned_by: "vllm", root: "house-model", max_model_len: 8192, permission: [] }] } },
+      })
+    ).model;
+    const usages = (agent: AgentProcess, sessionId: string) => agent.updatesOf(sessionId).flatMap((update) => (update.sessionUpdate === "usage_update" ? [update] : []));
+    const first = harness.start({ WEFT_MODEL: "openai-compatible:house-model", WEFT_BASE_URL: vllm.url });
+    await first.initialize();
+    const { sessionId } = await newSession(first);
+    await first.waitFor(() => usages(first, sessionId).length > 0, "usage_update after session/new");
+    expect(usages(first, sessionId)[0]).toMatchObject({ size: 8192, used: 0 });
+    await first.prompt(sessionId, "hello");
+    expect(usages(first, sessionId).at(-1)).toMatchObject({ size: 8192, used: 19 });
+
+    const ollama = (
+      await harness.fakeModel(() => ({ text: "hi" }), {
+        routes: {
+          "GET /v1/models": { object: "list", data: [{ id: "mystery:7b", object: "model", created: 1, owned_by: "library" }] },
+          "POST /api/show": (body: { model?: string }) =>
+            body.model === "mystery:7b" ? { parameters: "num_ctx 12288", details: { family: "mystery" }, model_info: { "general.architecture": "mystery", "mystery.context_length": 65536 } } : undefined,
+        },
+      })
+    ).model;
+    const second = harness.start({ WEFT_MODEL: "ollama:mystery:7b", WEFT_BASE_URL: ollama.url });
+    await second.initialize();
+    const other = await newSession(second);
+    await second.prompt(other.sessionId, "hello");
+    expect(usages(second, other.sessionId).at(-1)).toMatchObject({ size: 12288, used: 19 });
   });
 
   it("keeps each call within the window of the model the session picked, and WEFT_CONTEXT_WINDOW overrides it", async () => {

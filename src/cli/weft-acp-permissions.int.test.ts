@@ -46,6 +46,9 @@ function runsCommands(request: ChatRequest, index: number): FakeReply {
   return command === undefined ? { text: "nothing to run" } : { toolCalls: [{ id: `call_${index}`, name: "run_command", arguments: { command } }] };
 }
 
+/** What "always" on a file at the top of the project is named. */
+const PROJECT_LABEL = "Always allow writes anywhere in the project (`.git/`, `.env*` and weft's own files still ask)";
+
 const choose = (optionId: string) => (): acp.RequestPermissionResponse => ({ outcome: { outcome: "selected", optionId } });
 
 /** Runs `command` (or writes a file) through the model; the permission requests it made, and what the turn said. */
@@ -135,14 +138,14 @@ describe("weft acp permission ledger", () => {
 
     agent.answerPermission = choose("allow_always");
     const first = await run(agent, sessionId, "src/a.txt", "write");
-    expect(first.asked[0]?.options.find((option) => option.kind === "allow_always")?.name).toBe("Always allow writes in `src/`");
+    expect(first.asked[0]?.options.find((option) => option.kind === "allow_always")?.name).toBe("Always allow writes in `src/` and below");
     expect((await run(agent, sessionId, "src/b.txt", "write")).asked).toHaveLength(0);
     expect((await run(agent, sessionId, "src/lib/c.txt", "write")).asked).toHaveLength(0);
     expect(existsSync(join(harness.project, "src", "lib", "c.txt"))).toBe(true);
 
     agent.answerPermission = choose("reject_once");
     const top = await run(agent, sessionId, "notes.txt", "write");
-    expect(top.asked[0]?.options.find((option) => option.kind === "allow_always")?.name).toBe("Always allow writes of `notes.txt`");
+    expect(top.asked[0]?.options.find((option) => option.kind === "allow_always")?.name).toBe(PROJECT_LABEL);
     expect((await run(agent, sessionId, "src/../notes.txt", "write")).asked).toHaveLength(1);
     expect(existsSync(join(harness.project, "notes.txt"))).toBe(false);
     // Through a link that leads out of the project: not covered by the grant for src/, and no "always" for it.
@@ -154,6 +157,32 @@ describe("weft acp permission ledger", () => {
     expect(linked.asked).toHaveLength(1);
     expect(linked.asked[0]?.options.map((option) => option.kind)).toEqual(["allow_once", "reject_once"]);
     expect(existsSync(join(outside, "x.txt"))).toBe(false);
+  });
+
+  it("an always answer for a file at the top of the project covers the project, but never .git/, .env files or weft's own files", async () => {
+    const fake = await harness.fakeModel(runsCommands);
+    const agent = harness.start(fake.env);
+    await agent.initialize();
+    const sessionId = await agent.newSession(project(harness.project));
+    mkdirSync(join(harness.project, ".git"));
+    mkdirSync(join(harness.project, "docs"));
+
+    agent.answerPermission = choose("allow_always");
+    const first = await run(agent, sessionId, "a.txt", "write");
+    expect(first.asked[0]?.options.filter((option) => option.kind.endsWith("_always")).map((option) => option.name)).toEqual([PROJECT_LABEL, PROJECT_LABEL.replace("allow", "reject")]);
+    // The next new file, at the top or anywhere under it, is not asked about again.
+    expect((await run(agent, sessionId, "b.txt", "write")).asked).toHaveLength(0);
+    expect((await run(agent, sessionId, "docs/c.md", "write")).asked).toHaveLength(0);
+    expect(existsSync(join(harness.project, "b.txt")) && existsSync(join(harness.project, "docs", "c.md"))).toBe(true);
+    expect(await command(agent, sessionId, "/permissions")).toContain("writes anywhere in the project");
+
+    // Protected paths ask every time, with no "always" to choose.
+    agent.answerPermission = choose("reject_once");
+    for (const path of [".env", "docs/.env.local", ".git/config"]) {
+      const asked = await run(agent, sessionId, path, "write");
+      expect(asked.asked.map((request) => request.options.map((option) => option.kind)), path).toEqual([["allow_once", "reject_once"]]);
+      expect(existsSync(join(harness.project, path)), path).toBe(false);
+    }
   });
 
   it("keeps a grant across a restart for every session in the project's directory, and only there", async () => {

@@ -88,7 +88,9 @@ describe("weft serve --root", () => {
       await expect(client.agent.request(acp.methods.agent.session.new, { cwd: project, additionalDirectories: [leadsOut], mcpServers: [] })).rejects.toMatchObject(notAllowed);
     }
     const refusal = await client.agent.request(acp.methods.agent.session.new, { cwd: join(base, "dangling"), mcpServers: [] }).catch((error: unknown) => error);
-    expect(String((refusal as { message?: unknown }).message)).toContain("is outside the directories this server lets you open sessions in");
+    // It says which directories are allowed, in words and in `data`.
+    expect(String((refusal as { message?: unknown }).message)).toContain(`is outside the directories this server lets you open sessions in: ${root}.`);
+    expect((refusal as { data?: unknown }).data).toEqual({ code: "directory_not_allowed", directory: join(base, "dangling"), allowed: [root] });
 
     // Directories that exist inside, and ones not made yet whose real parent is inside, open.
     const { sessionId } = await client.agent.request(acp.methods.agent.session.new, { cwd: project, additionalDirectories: [join(base, "not-yet")], mcpServers: [] });

@@ -22,6 +22,10 @@ describe("coding agent modes", () => {
       expect(approval("accept-edits", "write_file", { path })).toBeUndefined();
     }
     expect(approval("accept-edits", "run_command", { command: "ls" })).toBeUndefined();
+    // Protected paths still ask.
+    for (const path of [".git/config", "./.git/hooks/pre-commit", ".env", "config/.env.production", ".envrc"]) {
+      expect(approval("accept-edits", "edit_file", { path }), path).toBeUndefined();
+    }
   });
 
   it("offers plan mode only the tools that read, plan and ask", () => {

@@ -6,6 +6,7 @@
 import type { ApprovalPolicy, ToolList } from "../agent/create-agent.js";
 import type { RunConfig } from "../graph/run-outcome.js";
 import type { AcpModes } from "../protocols/acp/modes.js";
+import { protectedPath } from "../protocols/acp/editor/protected-paths.js";
 
 /** A coding agent mode's id, as `config.mode` carries it. */
 export type CodingAgentMode = "ask" | "accept-edits" | "plan" | "auto";
@@ -46,7 +47,8 @@ export function toolsForMode(tools: ToolList, config: RunConfig): ToolList {
  * Which calls ask for approval in each mode: `ask` leaves it to each tool (writes, edits and
  * commands ask); `accept-edits` lets a write or an edit of a path inside the project through (a
  * relative path that does not climb out; one by absolute path, such as in another directory of the
- * session, still asks); `auto` asks for nothing; `plan` offers nothing that would ask.
+ * session, still asks, and so does a protected one: `.git/`, `.env*`); `auto` asks for nothing;
+ * `plan` offers nothing that would ask.
  */
 export const modeApprovals: Extract<ApprovalPolicy, (...args: never[]) => unknown> = ({ toolName, input, config }) => {
   const mode = modeOf(config);
@@ -68,7 +70,7 @@ function insideProject(input: unknown): boolean {
   if (path.startsWith("/") || path.startsWith("\\") || /^[a-zA-Z]:/.test(path) || path.startsWith("file:") || path.startsWith("~")) {
     return false;
   }
-  return !path.split(/[\\/]/).includes("..");
+  return !path.split(/[\\/]/).includes("..") && protectedPath(path) === undefined;
 }
 
 /** What the model is told of the mode it is in, added to its instructions. */

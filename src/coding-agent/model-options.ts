@@ -1,7 +1,8 @@
 // The models a person can pick in their editor for a `weft acp` session: the `model` config option
 // (the models they configured, and what their Ollama or OpenAI-compatible servers list), the
 // `thought_level` option for models that reason, the model and provider options each model call
-// uses, and the context window and prices for the usage display.
+// uses, and the context window (the config's, the server's own, or the known-models table's) and
+// prices for the usage display.
 
 import { readFileSync } from "node:fs";
 
@@ -14,7 +15,8 @@ import { apiKeyProblem } from "../models/api-key-problem.js";
 import { knownModel, type ModelPrices } from "../models/known-models.js";
 import { lazyModel } from "../models/lazy-model.js";
 import { OLLAMA_BASE_URL, parseModelSpec } from "../models/resolve-model.js";
-import { listServerModels, SERVER_MODELS_TIMEOUT_MS } from "../models/server-models.js";
+import { serverContextWindows } from "../models/server-context-windows.js";
+import { type ServerModel, serverModelList, SERVER_MODELS_TIMEOUT_MS } from "../models/server-models.js";
 import type { AcpConfigChoice, AcpConfigOption } from "../protocols/acp/config-options.js";
 import type { AcpUsageOptions } from "../protocols/acp/usage.js";
 import { silentLogger, type Logger } from "../types/logger.js";
@@ -82,6 +84,8 @@ export class ModelCatalog {
   private readonly logger: Logger;
   private readonly listTimeoutMs: number;
   private readonly models = new Map<string, LanguageModelV3>();
+  /** The context windows the servers told, by "provider:model". */
+  private readonly serverWindows = new Map<string, number>();
   private listing: Promise<void> | undefined;
   private listedAt = 0;
   private listFailed = false;
@@ -148,9 +152,10 @@ export class ModelCatalog {
     return this.choices.find((choice) => choiceId(choice) === picked) ?? (this.choices.find((choice) => choiceId(choice) === this.defaultModel) as ModelChoice);
   }
 
+  /** A choice's window: the config's, else what its server told, else the known-models table's. */
   private figures(choice: ModelChoice): { contextWindow: number | undefined; prices: ModelPrices | undefined } {
     const known = knownModel(choice.model);
-    return { contextWindow: choice.contextWindow ?? known?.contextWindow, prices: choice.prices ?? known?.prices };
+    return { contextWindow: choice.contextWindow ?? this.serverWindows.get(choice.model) ?? known?.contextWindow, prices: choice.prices ?? known?.prices };
   }
 
   private reasons(choice: ModelChoice): boolean {
@@ -191,40 +196,60 @@ export class ModelCatalog {
     return this.listing;
   }
 
+  /**
+   * Lists each Ollama and OpenAI-compatible server's models (adding them to the choices, unless
+   * every choice on it says `listServerModels: false`), and asks it the context window of each of
+   * its models whose window the config does not give.
+   */
   private async listServers(): Promise<void> {
     this.listFailed = false;
-    const servers = new Map<string, ModelChoice>();
+    const servers = new Map<string, { server: ModelChoice & { baseURL: string }; list: boolean }>();
     for (const choice of this.choices) {
       const { provider } = parseModelSpec(choice.model);
       // Ollama's models without a base URL are on its local port, as resolveModel() has it.
       const baseURL = choice.baseURL ?? (provider === "ollama" ? OLLAMA_BASE_URL : undefined);
-      if ((provider === "ollama" || provider === "openai-compatible") && choice.listServerModels !== false && baseURL !== undefined) {
-        servers.set(serverOf(choice), { ...choice, baseURL });
+      if ((provider === "ollama" || provider === "openai-compatible") && baseURL !== undefined) {
+        const key = serverOf(choice);
+        const list = choice.listServerModels !== false;
+        const known = servers.get(key);
+        if (!known) {
+          servers.set(key, { server: { ...choice, baseURL }, list });
+        } else if (list) {
+          known.list = true;
+        }
       }
     }
     const lists = await Promise.all(
-      [...servers.values()].map(async (server) => {
+      [...servers.values()].map(async ({ server, list }) => {
         try {
-          return { server, ids: await listServerModels(server.baseURL as string, { apiKey: readKey(server), timeoutMs: this.listTimeoutMs }) };
+          return { server, list, models: await serverModelList(server.baseURL, { apiKey: readKey(server), timeoutMs: this.listTimeoutMs }), reached: true };
         } catch (error) {
-          this.listFailed = true;
-          this.logger.warn("A model server's list of models is left out", { error: error instanceof Error ? error.message : String(error) });
-          return { server, ids: [] };
+          const message = error instanceof Error ? error.message : String(error);
+          if (list) {
+            this.listFailed = true;
+            this.logger.warn("A model server's list of models is left out", { error: message });
+          } else {
+            this.logger.debug("A model server's list of models could not be had for its context windows", { error: message });
+          }
+          return { server, list, models: [] as ServerModel[], reached: false };
         }
       }),
     );
     this.listedAt = Date.now();
     let added = false;
-    for (const { server, ids } of lists) {
+    for (const { server, list, models } of lists) {
+      if (!list) {
+        continue;
+      }
       const provider = parseModelSpec(server.model).provider;
-      for (const id of ids) {
+      for (const { id } of models) {
         const model = `${provider}:${id}`;
         // A model the server's own entry names is there already; one another server's entry
         // names too is offered apart, under an id that names this server.
         if (this.choices.some((choice) => choice.model === model && serverOf(choice) === serverOf(server))) {
           continue;
         }
-        const listed: ModelChoice = { model, name: id, description: `Listed by ${server.baseURL as string}`, baseURL: server.baseURL, listServerModels: false };
+        const listed: ModelChoice = { model, name: id, description: `Listed by ${server.baseURL}`, baseURL: server.baseURL, listServerModels: false };
         if (this.choices.some((choice) => choiceId(choice) === model)) {
           listed.id = qualifiedChoiceId(model, server.baseURL, (taken) => this.choices.some((choice) => choiceId(choice) === taken));
         }
@@ -240,6 +265,29 @@ export class ModelCatalog {
     }
     if (added) {
       this.options = undefined;
+    }
+    await Promise.all(lists.filter((entry) => entry.reached).map(({ server, models }) => this.askWindows(server, models)));
+  }
+
+  /** Asks `server` the context window of each of its models the config gives none for, as the server knows it. */
+  private async askWindows(server: ModelChoice & { baseURL: string }, models: readonly ServerModel[]): Promise<void> {
+    const provider = parseModelSpec(server.model).provider;
+    const asked: ServerModel[] = [];
+    for (const choice of this.choices) {
+      const spec = parseModelSpec(choice.model);
+      const baseURL = choice.baseURL ?? (spec.provider === "ollama" ? OLLAMA_BASE_URL : undefined);
+      if (spec.provider !== provider || baseURL !== server.baseURL || choice.contextWindow !== undefined) {
+        continue;
+      }
+      asked.push(models.find((model) => model.id === spec.modelId) ?? { id: spec.modelId });
+    }
+    try {
+      const windows = await serverContextWindows({ provider, baseURL: server.baseURL, apiKey: readKey(server), timeoutMs: this.listTimeoutMs }, asked);
+      for (const [id, size] of windows) {
+        this.serverWindows.set(`${provider}:${id}`, size);
+      }
+    } catch (error) {
+      this.logger.debug("A model server's context windows could not be had", { error: error instanceof Error ? error.message : String(error) });
     }
   }
 }

@@ -465,9 +465,10 @@ describe("sessions", () => {
     expect((await first).stopReason).toBe("cancelled");
     expect((await agent.prompt(sessionId, "do nothing instead")).stopReason).toBe("end_turn");
     expect(existsSync(join(project, "out.txt"))).toBe(false);
-    // The model sees a result for the call it made, before the new prompt.
+    // The model sees a result for the call it made, and that the turn was cancelled, before the new prompt.
     const last = model.requests.at(-1);
-    expect(last?.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "user"]);
+    expect(last?.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
+    expect(last?.messages[3]?.content).toContain("[This turn was cancelled.]");
     expect(String(toolResult(last))).toContain("did not run");
   });
 

@@ -18,6 +18,13 @@ export interface FakeModelOptions {
    * call is answered with an HTTP 500 error (and an agent falls back as when it fails).
    */
   sideCalls?: FakeScriptFor<unknown> | undefined;
+  /**
+   * More JSON routes, by method and path (`"GET /v1/models"`, `"POST /api/show"`; the query is not
+   * part of the path): the body to answer with, or a function of the request's body (parsed JSON,
+   * undefined for none) and its full URL that gives it. Asked before the fake's own routes; a
+   * function that gives undefined answers 404.
+   */
+  routes?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** One server-sent event, written as it goes on the wire, and the reply text it carries if any. */
@@ -102,6 +109,20 @@ export abstract class FakeHttpServer<Request> {
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const route = this.options.routes?.[`${request.method ?? ""} ${(request.url ?? "").split("?")[0] ?? ""}`];
+    if (route !== undefined) {
+      let text = "";
+      for await (const chunk of request) {
+        text += String(chunk);
+      }
+      const answer = typeof route === "function" ? (route as (body: unknown, url: string) => unknown)(text === "" ? undefined : JSON.parse(text), request.url ?? "") : route;
+      if (answer === undefined) {
+        this.answerError(response, 404, `No route ${request.method} ${request.url}`);
+      } else {
+        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+      }
+      return;
+    }
     if (request.method === "GET" && request.url !== undefined) {
       const answer = this.answerGet(request.url);
       if (answer !== undefined) {

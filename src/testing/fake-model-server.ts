@@ -47,7 +47,7 @@ export class FakeModelServer extends FakeHttpServer<ChatRequest> {
 
   protected override answerGet(url: string): unknown {
     const models = this.serverOptions.models;
-    if (!models || !url.endsWith("/models")) {
+    if (!models || url.split("?")[0] !== "/v1/models") {
       return undefined;
     }
     this.modelListRequests++;

@@ -86,6 +86,11 @@ export interface ToolResultPart {
   /** What kind of call the editor showed it as (`read`, `edit`, `execute`, …), kept with `title`. */
   kind?: string | undefined;
   /**
+   * The plan the call showed the person last, while it ran (a plan tool's entries), so a replay
+   * shows the plan again where the call ended.
+   */
+  plan?: Array<{ content: string; priority: "high" | "medium" | "low"; status: "pending" | "in_progress" | "completed" }> | undefined;
+  /**
    * The input the call ran with, when the person edited it before approving (the call's own input
    * is what the model asked for). The model is told with the result.
    */

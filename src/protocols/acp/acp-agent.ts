@@ -13,6 +13,7 @@ import type { Principal } from "../../types/principal.js";
 import type { ProtocolGraph } from "../shared.js";
 import { LiveSession } from "./acp-session.js";
 import { checkInRoots } from "./check-in-roots.js";
+import { readSetModelParams, SET_MODEL_METHOD, type SetModelParams } from "./model-state.js";
 import { type AcpConfigOption, ConfigOptions } from "./config-options.js";
 import { toAcpContentBlock } from "./content.js";
 import type { AcpClientCapabilities, AcpConnection } from "./editor-bridge.js";
@@ -380,6 +381,13 @@ export class AcpAgent {
       app.onRequest(acp.methods.agent.session.setConfigOption, handle(async ({ params }) => {
         // A boolean comes with `type: "boolean"`, a select's value without; the option says which it takes.
         return { configOptions: await live(params.sessionId).config.setOption(params.configId, params.value) };
+      }));
+    }
+    if (this.configOptions.offered || typeof options.configOptions === "function") {
+      // The unstable model API, removed from the protocol but still used by some clients: it sets the model option.
+      app.onRequest(SET_MODEL_METHOD, readSetModelParams, handle(async ({ params }: { params: SetModelParams }) => {
+        await live(params.sessionId).config.setModel(params.modelId);
+        return {};
       }));
     }
     if (this.configOptions.modes) {

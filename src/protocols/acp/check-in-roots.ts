@@ -5,8 +5,8 @@ import { PathLoopError, realPlace, withinAny } from "./editor/session-paths.js";
 import { DirectoryNotAllowedError } from "./request-errors.js";
 
 /**
- * Throws DirectoryNotAllowedError for the first of `directories` that does not really lead inside
- * one of `roots`. Where each leads is read as the file tools will read it (realPlace): links on
+ * Throws DirectoryNotAllowedError (naming `roots`) for the first of `directories` that does not
+ * really lead inside one of `roots`. Where each leads is read as the file tools will read it (realPlace): links on
  * the way followed, a dangling one to its target, and a part that does not exist yet put under the
  * real place above it. So a directory not made yet is allowed only when the real place it would be
  * made in is inside, and one under a link that points out, or through a dangling link to the
@@ -22,12 +22,12 @@ export async function checkInRoots(directories: readonly string[], roots: readon
     } catch (error) {
       // A loop, or the system's error for a directory on the way that cannot be read.
       if (PathLoopError.isInstance(error) || (error instanceof Error && "syscall" in error)) {
-        throw new DirectoryNotAllowedError(directory);
+        throw new DirectoryNotAllowedError(directory, roots);
       }
       throw error;
     }
     if (!withinAny(allowed, place)) {
-      throw new DirectoryNotAllowedError(directory);
+      throw new DirectoryNotAllowedError(directory, roots);
     }
   }
 }

@@ -39,7 +39,7 @@ export class InvalidDirectoryError extends WeftError {
 
 const directoryNotAllowedErrorMarker = Symbol.for("weft.error.DirectoryNotAllowedError");
 
-/** A session's directory outside the roots the server allows the person who asked. */
+/** A session's directory outside the roots the server allows the person who asked; it names those roots. */
 export class DirectoryNotAllowedError extends WeftError {
   readonly [directoryNotAllowedErrorMarker] = true;
 
@@ -47,8 +47,15 @@ export class DirectoryNotAllowedError extends WeftError {
     return hasMarker(error, directoryNotAllowedErrorMarker);
   }
 
-  constructor(readonly directory: string) {
-    super("directory_not_allowed", `${JSON.stringify(directory)} is outside the directories this server lets you open sessions in.`);
+  /** `allowed`: the directories the server does let this person open sessions in (its roots for them). */
+  constructor(
+    readonly directory: string,
+    readonly allowed: readonly string[] = [],
+  ) {
+    super(
+      "directory_not_allowed",
+      `${JSON.stringify(directory)} is outside the directories this server lets you open sessions in${allowed.length > 0 ? `: ${allowed.join(", ")}` : ""}.`,
+    );
     this.name = "DirectoryNotAllowedError";
   }
 }

@@ -1,5 +1,6 @@
-// One open session's config values and mode: what its runs see, what new/load/resume answer, and
-// the three ways they change (the editor's session/set_config_option and session/set_mode, and the
+// One open session's config values and mode: what its runs see, what new/load/resume answer (the
+// options, the legacy modes and, from the model option, the legacy models), and the four ways they
+// change (the editor's session/set_config_option, session/set_mode and session/set_model, and the
 // agent's own change through AcpServer.setConfig). Every change is checked, written to the
 // session's record before it is answered, and shown to the editor both ways: a change of the mode
 // as `current_mode_update` for clients that read `modes`, any change an editor did not ask for as
@@ -9,13 +10,18 @@ import type { LoadSessionResponse, SessionConfigOption, SessionUpdate } from "@a
 
 import type { RunConfig } from "../../graph/run-outcome.js";
 import type { AcpConfigValues, ConfigOptions } from "./config-options.js";
+import { type AcpModelState, modelOption, modelState } from "./model-state.js";
+import { InvalidConfigValueError } from "./request-errors.js";
 import { MODE_OPTION_ID } from "./modes.js";
 import { fromStore } from "./session-errors.js";
 import type { StoredSession } from "./stored-session.js";
 import type { UpdateSink } from "./update-sink.js";
 
-/** The config and modes parts of a new/load/resume answer; empty when the agent offers neither. */
-export type ConfigAnnouncement = Pick<LoadSessionResponse, "configOptions" | "modes">;
+/**
+ * The config, modes and models parts of a new/load/resume answer; empty when the agent offers
+ * none. `models` (the unstable model API's field) is there when the options have a model option.
+ */
+export type ConfigAnnouncement = Pick<LoadSessionResponse, "configOptions" | "modes"> & { models?: AcpModelState | undefined };
 
 export class SessionConfig {
   /** Updates wait on this: the session/new answer being written, for a new session. */
@@ -53,6 +59,10 @@ export class SessionConfig {
     if (modes) {
       announcement.modes = modes;
     }
+    const models = modelState(list);
+    if (models) {
+      announcement.models = models;
+    }
     return announcement;
   }
 
@@ -88,6 +98,24 @@ export class SessionConfig {
   async setMode(modeId: string): Promise<void> {
     this.options.checkMode(modeId);
     const changed = await this.apply({ [MODE_OPTION_ID]: modeId });
+    if (changed.length > 0) {
+      this.send({ sessionUpdate: "config_option_update", configOptions: this.list() });
+    }
+    this.changed(changed);
+  }
+
+  /**
+   * session/set_model (the unstable model API): sets the session's model option, as
+   * session/set_config_option would, and sends the full list as config_option_update, since the
+   * editor asked in a way that does not answer it. A session without a model option refuses.
+   */
+  async setModel(modelId: string): Promise<void> {
+    const option = modelOption(this.list());
+    if (!option) {
+      throw new InvalidConfigValueError("model", modelId, "This session offers no model to pick.");
+    }
+    this.options.check(option.id, modelId, this.booleans(), this.values());
+    const changed = await this.apply({ [option.id]: modelId });
     if (changed.length > 0) {
       this.send({ sessionUpdate: "config_option_update", configOptions: this.list() });
     }

@@ -8,7 +8,11 @@ import { boundText, guessToolKind, outputText, ToolCallIds, toolContent, toolLoc
 describe("guessToolKind", () => {
   it("reads the words of a tool's name, in snake_case, kebab-case or camelCase", () => {
     const names = ["read_file", "runCommand", "edit-file", "delete_branch", "rename", "grep", "web_fetch", "think", "todo_write", "frobnicate"];
-    expect(names.map((name) => guessToolKind(name))).toEqual(["read", "execute", "edit", "delete", "move", "search", "fetch", "think", "edit", "other"]);
+    expect(names.map((name) => guessToolKind(name))).toEqual(["read", "execute", "edit", "delete", "move", "search", "fetch", "think", "think", "other"]);
+  });
+
+  it("takes a tool that keeps a plan or a to-do list for thinking, whatever its verb: it changes no file", () => {
+    expect(["update_plan", "todo_write", "writeTodos", "create_plan", "edit-checklist"].map((name) => guessToolKind(name))).toEqual(["think", "think", "think", "think", "think"]);
   });
 
   it("prefers the more telling word when a name has several (delete over edit over read)", () => {

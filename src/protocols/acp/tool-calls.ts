@@ -19,12 +19,18 @@ const KIND_WORDS: Array<[AcpToolKind, readonly string[]]> = [
   ["search", ["search", "grep", "find", "glob", "list", "ls", "query", "lookup"]],
   ["fetch", ["fetch", "http", "web", "download", "curl", "browse", "url", "request"]],
   ["read", ["read", "view", "cat", "get", "open", "show", "load"]],
-  ["think", ["think", "plan", "reason", "todo", "todos", "reflect"]],
+  ["think", ["think", "reason", "reflect"]],
 ];
+
+/** Words that name a plan or a to-do list: a tool about one only thinks, whatever its verb (`update_plan`, `todo_write`). */
+const PLAN_WORDS: readonly string[] = ["plan", "plans", "todo", "todos", "checklist"];
 
 const guessed = new Map<string, AcpToolKind>();
 
-/** A kind from the words of a tool's name (`read_file` → read, `runCommand` → execute). */
+/**
+ * A kind from the words of a tool's name (`read_file` → read, `runCommand` → execute). A tool that
+ * keeps a plan or a to-do list is `think`, not `edit`: it changes no file.
+ */
 export function guessToolKind(name: string): AcpToolKind {
   let kind = guessed.get(name);
   if (kind === undefined) {
@@ -40,6 +46,9 @@ function kindFromWords(name: string): AcpToolKind {
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
+  if (words.some((word) => PLAN_WORDS.includes(word))) {
+    return "think";
+  }
   for (const [kind, keys] of KIND_WORDS) {
     if (words.some((word) => keys.includes(word))) {
       return kind;

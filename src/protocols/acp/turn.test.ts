@@ -248,10 +248,10 @@ describe("startTurn", () => {
     expect(ids((await test.stored())?.history ?? [])).toEqual(["user:one", "assistant:Hello", "user:two", "assistant:cut"]);
   });
 
-  it("ends a cancelled run as cancelled, keeping what it finished", async () => {
+  it("ends a cancelled run as cancelled, keeping what it finished and a note that says so", async () => {
     const test = testParts(new ScriptedGraph([{ events: [{ type: "text-delta", messageId: "a1", delta: "Hal" }], outcome: { status: "cancelled" } }]));
     expect(await startTurn(test.parts, prompt("stop"), signal())).toEqual({ status: "ended", stopReason: "cancelled" });
-    expect(ids((await test.stored())?.history ?? [])).toEqual(["user:stop", "assistant:Hal"]);
+    expect(ids((await test.stored())?.history ?? [])).toEqual(["user:stop", "assistant:Hal", "assistant:[This turn was cancelled.]"]);
   });
 
   it("with failures: error, answers a failed run with the run's error and takes the prompt back", async () => {

@@ -157,6 +157,13 @@ export async function startTurn(parts: TurnParts, blocks: AcpContentBlock[], sig
   return running.drive(first);
 }
 
+/** What the conversation keeps after a cancelled turn, so a replay (and the model) can tell it did not end normally. */
+export const CANCELLED_NOTE = "[This turn was cancelled.]";
+
+function cancelledNote(): AssistantMessage {
+  return { id: createMessageId("cancelled"), role: "assistant", parts: [{ type: "text", text: CANCELLED_NOTE }], createdAt: new Date().toISOString() };
+}
+
 export class Turn {
   /** How the turn's tool calls were last shown, kept with their results. */
   private readonly live = new LiveToolCalls();
@@ -450,6 +457,8 @@ export class Turn {
     let failureMessage: AssistantMessage | undefined;
     if (outcome.status === "cancelled") {
       stopReason = "cancelled";
+      // A replay has no stop reasons: the note shows the turn as cancelled (the model reads it too).
+      record.history.push(cancelledNote());
     } else if (outcome.status === "completed") {
       stopReason = stopReasonOf(outcome.finish);
       if (stopReason === "refusal") {

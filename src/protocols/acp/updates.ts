@@ -105,7 +105,7 @@ export function eventUpdates(event: RunEvent, context: UpdateContext): AcpSessio
       return updates;
     }
     case "plan":
-      return [{ sessionUpdate: "plan", entries: event.entries.map((entry) => ({ content: entry.content, priority: entry.priority, status: entry.status })) }];
+      return [planUpdate(event.entries)];
     case "notice":
     case "compaction":
     case "compaction-delta":
@@ -177,7 +177,11 @@ export function* eachReplayUpdate(history: readonly Message[], context: UpdateCo
           } else if (part.type === "reasoning") {
             yield { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: part.text }, messageId: message.id };
           } else {
-            yield replayedCall(context, part, results.get(part), index >= runningFrom);
+            const result = results.get(part);
+            yield replayedCall(context, part, result, index >= runningFrom);
+            if (result?.plan) {
+              yield planUpdate(result.plan);
+            }
           }
         }
         break;
@@ -185,6 +189,9 @@ export function* eachReplayUpdate(history: readonly Message[], context: UpdateCo
         for (const part of message.parts) {
           if (uncalled.has(part)) {
             yield replayedCall(context, { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: null }, part);
+            if (part.plan) {
+              yield planUpdate(part.plan);
+            }
           }
         }
         break;
@@ -224,6 +231,9 @@ export function recoveredUpdates(shown: readonly Message[], recovered: readonly 
       }
       open.delete(part.toolCallId);
       closing.push(closedCall(context, part));
+      if (part.plan) {
+        closing.push(planUpdate(part.plan));
+      }
       return false;
     });
     if (own.length > 0) {
@@ -231,6 +241,11 @@ export function recoveredUpdates(shown: readonly Message[], recovered: readonly 
     }
   }
   return [...closing, ...replayUpdates(rest, context)];
+}
+
+/** The `plan` update that shows `entries`, the whole plan. */
+function planUpdate(entries: NonNullable<ToolResultPart["plan"]>): AcpSessionUpdate {
+  return { sessionUpdate: "plan", entries: entries.map((entry) => ({ content: entry.content, priority: entry.priority, status: entry.status })) };
 }
 
 /** The `tool_call_update` that ends a call already shown, with its result. */

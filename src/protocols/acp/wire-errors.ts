@@ -43,7 +43,7 @@ export function toRequestError(error: unknown, unexpected?: (error: unknown) => 
     return RequestError.invalidParams({ additionalDirectories: error.directory }, error.message);
   }
   if (DirectoryNotAllowedError.isInstance(error)) {
-    return RequestError.invalidParams({ code: error.code, directory: error.directory }, error.message);
+    return RequestError.invalidParams({ code: error.code, directory: error.directory, allowed: [...error.allowed] }, error.message);
   }
   if (InvalidCursorError.isInstance(error)) {
     return RequestError.invalidParams({ cursor: error.cursor }, error.message);

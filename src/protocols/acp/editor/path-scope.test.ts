@@ -4,14 +4,15 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
-import { fileApprovalScope, pathScope } from "./path-scope.js";
+import { fileApprovalScope, pathScope, PROJECT_SCOPE } from "./path-scope.js";
+import { protectedPath } from "./protected-paths.js";
 
 describe("pathScope", () => {
-  it("is the file's directory, covered by each directory above it, or a top-level file alone", () => {
-    expect(pathScope("src/a.ts")).toEqual({ pattern: "src/", within: [] });
-    expect(pathScope("src/lib/deep/a.ts")).toEqual({ pattern: "src/lib/deep/", within: ["src/lib/", "src/"] });
-    expect(pathScope("README.md")).toEqual({ pattern: "README.md", within: [] });
-    expect(pathScope("my docs/a file.md")).toEqual({ pattern: "my docs/", within: [] });
+  it("is the file's directory and below, covered by each directory above it and the project; a top-level file's is the project", () => {
+    expect(pathScope("src/a.ts")).toEqual({ pattern: "src/", within: [PROJECT_SCOPE] });
+    expect(pathScope("src/lib/deep/a.ts")).toEqual({ pattern: "src/lib/deep/", within: ["src/lib/", "src/", PROJECT_SCOPE] });
+    expect(pathScope("README.md")).toEqual({ pattern: PROJECT_SCOPE, within: [] });
+    expect(pathScope("my docs/a file.md")).toEqual({ pattern: "my docs/", within: [PROJECT_SCOPE] });
   });
 
   it("has none for a path that is not plainly inside the project", () => {
@@ -35,13 +36,28 @@ describe("fileApprovalScope", () => {
   symlinkSync(join(project, "docs"), join(project, "src", "to-docs"));
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-  it("scopes a file by the directory it really is in, relative to the project", async () => {
-    expect(await fileApprovalScope(project, "src/lib/a.ts", "edits")).toEqual({ key: "src/lib/", label: "edits in `src/lib/`", within: ["src/"] });
-    expect(await fileApprovalScope(project, join(project, "src", "new.ts"), "writes")).toEqual({ key: "src/", label: "writes in `src/`", within: [] });
-    expect(await fileApprovalScope(project, "notes.md", "writes")).toEqual({ key: "notes.md", label: "writes of `notes.md`", within: [] });
+  it("scopes a file by the directory it really is in, relative to the project, and says it covers what is below", async () => {
+    expect(await fileApprovalScope(project, "src/lib/a.ts", "edits")).toEqual({ key: "src/lib/", label: "edits in `src/lib/` and below", within: ["src/", PROJECT_SCOPE] });
+    expect(await fileApprovalScope(project, join(project, "src", "new.ts"), "writes")).toEqual({ key: "src/", label: "writes in `src/` and below", within: [PROJECT_SCOPE] });
     // Through a link, the scope is where it leads.
-    expect(await fileApprovalScope(project, "src/to-docs/guide.md", "edits")).toEqual({ key: "docs/", label: "edits in `docs/`", within: [] });
-    expect(await fileApprovalScope(project, "src/lib/../a.ts", "edits")).toEqual({ key: "src/", label: "edits in `src/`", within: [] });
+    expect(await fileApprovalScope(project, "src/to-docs/guide.md", "edits")).toEqual({ key: "docs/", label: "edits in `docs/` and below", within: [PROJECT_SCOPE] });
+    expect(await fileApprovalScope(project, "src/lib/../a.ts", "edits")).toEqual({ key: "src/", label: "edits in `src/` and below", within: [PROJECT_SCOPE] });
+  });
+
+  it("scopes a file at the top of the project to the whole project, and says which paths still ask", async () => {
+    const scope = await fileApprovalScope(project, "notes.md", "writes");
+    expect(scope).toEqual({ key: PROJECT_SCOPE, label: "writes anywhere in the project (`.git/`, `.env*` and weft's own files still ask)", within: [] });
+  });
+
+  it("has none for protected paths: the repository's .git, environment files, weft's own state", async () => {
+    for (const path of [".git/config", "sub/.git/hooks/pre-commit", ".env", ".env.local", "src/.envrc", "config/.ENV"]) {
+      expect(await fileApprovalScope(project, path, "writes"), path).toBeUndefined();
+    }
+    expect(protectedPath("notes.md")).toBeUndefined();
+    expect(protectedPath("src/environment.ts")).toBeUndefined();
+    expect(protectedPath("x", join(base, "state", "weft", "sessions.db"), { HOME: base, XDG_STATE_HOME: join(base, "state") })).toBe("it is one of weft's own files");
+    expect(protectedPath("x", join(base, ".config", "weft", "models.json"), { HOME: base })).toBe("it is one of weft's own files");
+    expect(protectedPath("x", join(base, ".config", "weftish", "a"), { HOME: base })).toBeUndefined();
   });
 
   it("has none outside the project: a climb out, an absolute path elsewhere, a link out, another of the session's directories, a directory", async () => {
