@@ -252,7 +252,7 @@ const surfaces: Record<string, Surface> = {
     types: ["RedisStoreOptions"],
   },
   "./langgraph": {
-    values: ["WEFT_CONFIG_KEY", "WeftCheckpointSaver", "defaultResumeValue", "fromLangGraph", "weftContext"],
+    values: ["InvalidAnswerError", "WEFT_CONFIG_KEY", "WeftCheckpointSaver", "defaultResumeValue", "fromLangGraph", "weftContext"],
     types: ["FromLangGraphOptions", "LangGraphLike", "ResumeValue", "StateSnapshotLike", "WeftCheckpointSaverOptions", "WeftRunContext"],
   },
   "./testing": {

@@ -39,7 +39,7 @@ export function stopsAt(nodes: readonly string[] | "*", node: string): boolean {
  * Whether the checkpoint's channels changed since the graph last went past a breakpoint: LangGraph
  * stops at one only then, and marks them seen when it is resumed past it.
  */
-export function changedSinceBreakpoint(checkpoint: { channel_versions?: Record<string, unknown>; versions_seen?: Record<string, Record<string, unknown> | undefined> }): boolean {
+export function changedSinceBreakpoint(checkpoint: { channel_versions?: Record<string, unknown> | undefined; versions_seen?: Record<string, Record<string, unknown> | undefined> | undefined }): boolean {
   const seen = checkpoint.versions_seen?.__interrupt__ ?? {};
   return Object.entries(checkpoint.channel_versions ?? {}).some(([channel, version]) => {
     const before = seen[channel];

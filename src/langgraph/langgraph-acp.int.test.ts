@@ -288,7 +288,9 @@ describe("static breakpoints (interruptBefore, interruptAfter)", () => {
     expect((await agent.prompt(sessionId, "do nothing instead")).stopReason).toBe("end_turn");
     expect(agent.textOf(sessionId, mark)).toBe("Fine.");
     expect(existsSync(join(project, "out.txt"))).toBe(false);
-    expect(model.requests.at(-1)?.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "user"]);
+    // The cut call has its result, and the model reads that the turn was cancelled, before the new prompt.
+    expect(model.requests.at(-1)?.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
+    expect(model.requests.at(-1)?.messages[3]?.content).toContain("[This turn was cancelled.]");
     expect(String(toolResult(model.requests.at(-1)))).toContain("did not run");
   });
 
