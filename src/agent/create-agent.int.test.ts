@@ -324,6 +324,41 @@ describe("createAgent over an OpenAI-compatible server", () => {
     expect(toolMessage?.parts.map((part) => part.toolCallId)).toEqual(["call_a", "call_b"]);
   });
 
+  it("gives a call whose id the model used before (in an earlier turn, or twice in one reply) an id of its own, so each result reaches the model", async () => {
+    // Some servers number calls from call_0 in every reply; the ids the conversation keeps must still be unique.
+    const { agent, server } = await agentOn(
+      [
+        { toolCalls: [{ id: "call_0", name: "add", arguments: { a: 1, b: 1 } }] },
+        { text: "It is 2." },
+        {
+          toolCalls: [
+            { id: "call_0", name: "add", arguments: { a: 2, b: 2 } },
+            { id: "call_0", name: "add", arguments: { a: 3, b: 3 } },
+          ],
+        },
+        { text: "They are 4 and 6." },
+      ],
+      { tools: [add] },
+    );
+    const first = await agent.run(input("1+1?"), { threadId: "t" }).outcome;
+    expect(first.status).toBe("completed");
+    const history = first.status === "completed" ? first.output.messages : [];
+    const second = await agent.run({ messages: [...history, userMessage("2+2 and 3+3?")] }, { threadId: "t" }).outcome;
+    expect(second.status).toBe("completed");
+    expect(server.requests).toHaveLength(4);
+    const last = server.requests[3]?.messages ?? [];
+    const calls = last.flatMap((message) => (message.tool_calls ?? []).map((call) => (call as { id: string }).id));
+    expect(calls).toHaveLength(3);
+    expect(new Set(calls).size).toBe(3);
+    expect(calls[0]).toBe("call_0");
+    const results = last.filter((message) => message.role === "tool");
+    expect(results.map((message) => [message.tool_call_id, message.content])).toEqual([
+      ["call_0", "2"],
+      [calls[1], "4"],
+      [calls[2], "6"],
+    ]);
+  });
+
   it("turns a tool that throws, an unknown tool and bad arguments into error results, not a crashed run", async () => {
     const broken = defineTool({
       name: "broken",

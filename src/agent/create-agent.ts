@@ -20,6 +20,7 @@ import type { ToolDisplay, ToolLocation } from "../types/tool-display.js";
 import type { Compaction } from "./compaction.js";
 import { type AgentContextOptions, checkContextOptions, checkWindow, type ContextMeasure, promptLimit } from "./context-window.js";
 import { fitContext } from "./fit-context.js";
+import { callIdsOf } from "./reply-call-ids.js";
 import { streamModel } from "./stream-model.js";
 import { isToolOutput, type Tool, type ToolContext } from "./tool.js";
 import type { ApprovalScope, ToolApprovalAnswer, ToolApprovalRequest } from "./tool-approval.js";
@@ -208,7 +209,10 @@ export function createAgent(options: AgentOptions): CompiledGraph<AgentChannels,
       if (providerOptions) {
         call.providerOptions = providerOptions;
       }
-      const reply = await streamModel(model, call, createMessageId("msg"), context.emit, { idleTimeoutMs: options.modelIdleTimeoutMs });
+      const reply = await streamModel(model, call, createMessageId("msg"), context.emit, {
+        idleTimeoutMs: options.modelIdleTimeoutMs,
+        takenCallIds: () => callIdsOf(state.messages),
+      });
       context.emit({ type: "message", message: reply.message });
       if (reply.finishReason === "length") {
         context.end("max_tokens");

@@ -7,6 +7,7 @@ import type { FinishReason, NodeEvent, Usage } from "../graph/events.js";
 import type { AssistantMessage, AssistantPart } from "../types/messages.js";
 import { ModelCallError } from "./agent-errors.js";
 import { retryAfterMs } from "./retry-after.js";
+import { ReplyCallIds } from "./reply-call-ids.js";
 
 export interface ModelReply {
   message: AssistantMessage;
@@ -17,6 +18,8 @@ export interface ModelReply {
 export interface StreamModelOptions {
   /** Stop the call when no stream part arrives for this long. Default {@link DEFAULT_MODEL_IDLE_TIMEOUT_MS}. */
   idleTimeoutMs?: number | undefined;
+  /** The tool-call ids the conversation holds already; a call the model names with one gets its own (see ReplyCallIds). */
+  takenCallIds?: (() => Set<string>) | undefined;
 }
 
 type Block =
@@ -77,7 +80,7 @@ export async function streamModel(
     try {
       const result = await watch.guard(Promise.resolve(model.doStream({ ...options, abortSignal: watch.signal })));
       watch.touch();
-      return await consume(result.stream, messageId, emit, watch, () => {
+      return await consume(result.stream, messageId, emit, watch, new ReplyCallIds(settings.takenCallIds), () => {
         started = true;
       });
     } catch (error) {
@@ -210,6 +213,7 @@ async function consume(
   messageId: string,
   emit: (event: NodeEvent) => void,
   watch: IdleWatch,
+  callIds: ReplyCallIds,
   onStart: () => void,
 ): Promise<ModelReply> {
   const blocks: Block[] = [];
@@ -271,20 +275,21 @@ async function consume(
         }
         case "tool-input-start":
           announce();
-          emit({ type: "tool-call-start", messageId, toolCallId: part.id, toolName: part.toolName });
+          emit({ type: "tool-call-start", messageId, toolCallId: callIds.started(part.id), toolName: part.toolName });
           break;
         case "tool-input-delta":
-          emit({ type: "tool-call-delta", toolCallId: part.id, delta: part.delta });
+          emit({ type: "tool-call-delta", toolCallId: callIds.during(part.id), delta: part.delta });
           break;
         case "tool-call": {
           announce();
           const input = parseInput(part.input);
-          const block: Block = { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input };
+          const toolCallId = callIds.completed(part.toolCallId);
+          const block: Block = { type: "tool-call", toolCallId, toolName: part.toolName, input };
           if (part.providerMetadata) {
             block.providerMetadata = part.providerMetadata;
           }
           blocks.push(block);
-          emit({ type: "tool-call-end", messageId, toolCallId: part.toolCallId, toolName: part.toolName, input });
+          emit({ type: "tool-call-end", messageId, toolCallId, toolName: part.toolName, input });
           break;
         }
         case "finish":
