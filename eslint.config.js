@@ -87,10 +87,22 @@ export default tseslint.config(
     rules: { "no-console": "error" },
   },
   {
+    // Suites live in test files or under test/: the source never runs a test or reaches into test/.
     files: ["src/**/*.ts"],
-    // Tests, and the hostile-paths suite the editor tests share (it drives a child agent with the
-    // test harness and a fake model, and is left out of dist).
-    ignores: ["src/**/*.test.ts", "src/protocols/acp/editor/hostile-paths.ts"],
+    ignores: ["src/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "vitest", message: "Only test files import vitest: shared suites go under test/contracts/." }],
+          patterns: [{ group: ["**/test/*", "**/test/**"], message: "src/ does not import test/." }],
+        },
+      ],
+    },
+  },
+  {
+    files: ["src/**/*.ts"],
+    ignores: ["src/**/*.test.ts"],
     plugins: { weft: { rules: { "layer-imports": layerImports } } },
     rules: { "weft/layer-imports": "error" },
   },

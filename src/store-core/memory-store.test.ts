@@ -1,4 +1,4 @@
-import { describeStoreContract } from "../stores/store-contract.js";
+import { describeStoreContract } from "../../test/contracts/store-contract.js";
 import { MemoryStore } from "./memory-store.js";
 
 describeStoreContract({ name: "memory", create: async () => new MemoryStore() });

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 
 import type { Lease } from "../../src/graph/lease.js";
-import type { AcpSessionStoreUnderTest } from "../../src/protocols/acp/session-store-contract.js";
+import type { AcpSessionStoreUnderTest } from "../contracts/acp-session-store-contract.js";
 import { storeAcpSessions } from "../../src/protocols/acp/store-sessions.js";
 import type { JsonValue } from "../../src/types/json.js";
 import type { Store } from "../../src/types/store.js";

@@ -1,6 +1,6 @@
 // MemoryAcpSessionStore against the AcpSessionStore contract.
 
-import { describeAcpSessionStoreContract } from "./session-store-contract.js";
+import { describeAcpSessionStoreContract } from "../../../test/contracts/acp-session-store-contract.js";
 import { MemoryAcpSessionStore } from "./session-store.js";
 
 const noClaims = "MemoryAcpSessionStore has no claims: it serves one process, which runs one turn of a session at a time without one";

@@ -7,7 +7,7 @@ import { storeSessionsUnderTest } from "../../../test/support/acp-session-stores
 import { deleteRedisPrefix, postgresSkip, postgresUrl, redisSkip, redisUrl, uniqueName } from "../../../test/support/servers.js";
 import { PostgresStore } from "../../stores/postgres/postgres-store.js";
 import { RedisStore } from "../../stores/redis/redis-store.js";
-import { describeAcpSessionStoreContract } from "./session-store-contract.js";
+import { describeAcpSessionStoreContract } from "../../../test/contracts/acp-session-store-contract.js";
 
 describeAcpSessionStoreContract({
   name: "storeAcpSessions over Postgres",

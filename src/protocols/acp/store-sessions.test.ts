@@ -14,7 +14,7 @@ import { SqliteStore } from "../../stores/sqlite/sqlite-store.js";
 import type { JsonValue } from "../../types/json.js";
 import type { Message } from "../../types/messages.js";
 import type { Namespace, SearchOptions, Store, StoreItem } from "../../types/store.js";
-import { describeAcpSessionStoreContract, sessionRecord } from "./session-store-contract.js";
+import { describeAcpSessionStoreContract, sessionRecord } from "../../../test/contracts/acp-session-store-contract.js";
 import { SessionConflictError, storeAcpSessions } from "./store-sessions.js";
 
 const dir = mkdtempSync(join(tmpdir(), "weft-acp-sessions-"));

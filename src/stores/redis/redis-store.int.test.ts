@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 
 import { deleteRedisPrefix, redisSkip, redisUrl, uniqueName } from "../../../test/support/servers.js";
 import { TcpProxy } from "../../../test/support/tcp-proxy.js";
-import { describeStoreContract } from "../store-contract.js";
+import { describeStoreContract } from "../../../test/contracts/store-contract.js";
 import { RedisStore } from "./redis-store.js";
 
 const prefixes: string[] = [];

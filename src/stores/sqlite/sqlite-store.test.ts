@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 
 import { StoreBusyError, StoreUnavailableError } from "../../errors/store-errors.js";
 import { WeftError } from "../../errors/weft-error.js";
-import { describeStoreContract } from "../store-contract.js";
+import { describeStoreContract } from "../../../test/contracts/store-contract.js";
 import type { SqliteDriverName } from "./sqlite-connection.js";
 import { sqliteDrivers, sqliteOpener } from "./sqlite-driver.js";
 import { SqliteStore } from "./sqlite-store.js";

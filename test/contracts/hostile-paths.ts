@@ -15,8 +15,8 @@ import { dirname, join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { AgentProcess, stopAndCheck } from "../../../../test/support/agent-process.js";
-import { FakeModelServer, type FakeReply } from "../../../testing/fake-model-server.js";
+import { AgentProcess, stopAndCheck } from "../support/agent-process.js";
+import { FakeModelServer, type FakeReply } from "../../src/testing/fake-model-server.js";
 
 export interface HostilePathsOptions {
   /** Shown in the suite's name. */

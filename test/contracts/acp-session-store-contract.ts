@@ -4,9 +4,9 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 
-import type { Message } from "../../types/messages.js";
-import type { AcpGrant } from "./permission-grants.js";
-import type { AcpSessionClaim, AcpSessionRecord, AcpSessionStore, AcpSessionSummary } from "./session-store.js";
+import type { Message } from "../../src/types/messages.js";
+import type { AcpGrant } from "../../src/protocols/acp/permission-grants.js";
+import type { AcpSessionClaim, AcpSessionRecord, AcpSessionStore, AcpSessionSummary } from "../../src/protocols/acp/session-store.js";
 
 /** Groups of cases a store may not support; each needs a written reason to be skipped. */
 export type AcpSessionStoreFeature =

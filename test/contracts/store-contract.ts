@@ -3,8 +3,8 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 
-import { InvalidNamespaceError } from "../errors/store-errors.js";
-import type { Store } from "../types/store.js";
+import { InvalidNamespaceError } from "../../src/errors/store-errors.js";
+import type { Store } from "../../src/types/store.js";
 
 export interface StoreContractOptions {
   /** Shown in the suite's name. */
