@@ -164,7 +164,6 @@ const surfaces: Record<string, Surface> = {
       "jwtAuth",
       "listenHttp",
       "parseTokenList",
-      "readTokensFile",
       "serveAcp",
       "serveAcpHttp",
       "storeAcpSessions",
@@ -236,7 +235,6 @@ const surfaces: Record<string, Surface> = {
       "SandboxPlace",
       "SandboxedCommand",
       "SharedAcpSessionStore",
-      "TokensFile",
     ],
   },
   "./stores/sqlite": {

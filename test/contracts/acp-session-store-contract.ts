@@ -284,7 +284,7 @@ export function describeAcpSessionStoreContract(options: AcpSessionStoreContract
         await store.put(written);
         written.history.push(user("u9", "changed after the write"));
         written.always.push(["run_command", true]);
-        written.info.mcpServers.push({ name: "later" });
+        written.info.mcpServers.push({ name: "later", command: "later-mcp", args: [], env: [] });
         written.pending?.push({ id: "int_9", node: "ask", value: "later" });
         if (written.answered) {
           written.answered.int_8 = "later";

@@ -582,7 +582,7 @@ async function readRecord(store: AcpSessionStore, sessionId: string): Promise<Ac
 }
 
 /** A session's info: no key for other directories or an owner when there is none. */
-function sessionInfo(id: string, cwd: string, mcpServers: unknown[], directories: string[] | undefined, owner: string | undefined): AcpSessionInfo {
+function sessionInfo(id: string, cwd: string, mcpServers: acp.McpServer[], directories: string[] | undefined, owner: string | undefined): AcpSessionInfo {
   const info: AcpSessionInfo = { id, cwd, mcpServers };
   if (directories) {
     info.additionalDirectories = directories;

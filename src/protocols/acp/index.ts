@@ -60,7 +60,7 @@ export { listenHttp, type HttpHandlers, type HttpListener, type ListenHttpOption
 export type { AcpHttpAuthenticate } from "./remote/acp-http-authenticate.js";
 export { anyOf } from "./remote/any-of.js";
 export { bearerTokens, type BearerTokenEntries } from "./remote/bearer-tokens.js";
-export { parseTokenList, readTokensFile, type TokensFile } from "./remote/token-lists.js";
+export { parseTokenList } from "./remote/token-lists.js";
 export { jwtAuth, type JwtAuthOptions, type JwtClaims } from "./remote/jwt-auth.js";
 export { checkOrigin } from "./remote/check-origin.js";
 export { HttpRefusal } from "./remote/http-refusal.js";

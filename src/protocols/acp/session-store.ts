@@ -3,6 +3,8 @@
 // permission ledger (the "always" answers people gave in that directory). MemoryAcpSessionStore
 // keeps them in this process; storeAcpSessions() keeps them in any long-term Store.
 
+import type * as acp from "@agentclientprotocol/sdk";
+
 import type { Message } from "../../types/messages.js";
 import type { ProtocolInterrupt } from "../shared.js";
 import type { AcpConfigValues } from "./config-options.js";
@@ -16,7 +18,7 @@ export interface AcpSessionInfo {
   /** The directory the editor opened the session in. */
   cwd: string;
   /** The MCP servers the editor offered. */
-  mcpServers: unknown[];
+  mcpServers: acp.McpServer[];
   /**
    * More directories the editor opened the session with (ACP's `additionalDirectories`), each an
    * absolute path: the editor bridge's tools work in them as in `cwd`. Absent when there are none.

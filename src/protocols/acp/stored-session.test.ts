@@ -109,7 +109,7 @@ describe("StoredSession.claim", () => {
   it("with a shared store, re-reads the record and takes it as the truth, keeping this connection's directory and MCP servers", async () => {
     const shared = storeAcpSessions(new MemoryStore());
     await shared.put(record("sess_1", [user("u1", "one")]));
-    const here = new StoredSession(shared, { ...record("sess_1", [user("u1", "one")]), info: { id: "sess_1", cwd: "/here", mcpServers: [{ name: "docs" }] } }, quiet());
+    const here = new StoredSession(shared, { ...record("sess_1", [user("u1", "one")]), info: { id: "sess_1", cwd: "/here", mcpServers: [{ name: "docs", command: "docs-mcp", args: [], env: [] }] } }, quiet());
     const elsewhere = new StoredSession(shared, record("sess_1", [user("u1", "one")]), quiet());
     elsewhere.record.history.push(user("u2", "from another process"));
     elsewhere.remember("run_command", true);
