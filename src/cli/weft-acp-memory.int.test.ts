@@ -40,13 +40,19 @@ interface HeapSnapshot {
 
 /** How many strings in the heap start with `prefix`. */
 function stringsStartingWith(heap: HeapSnapshot, prefix: string): number {
+  return stringsWhere(heap, (name) => name.startsWith(prefix));
+}
+
+/** How many strings in the heap have a name (their text, cut at 1,024 characters) that `matches`. */
+function stringsWhere(heap: HeapSnapshot, matches: (name: string) => boolean): number {
   const fields = heap.snapshot.meta.node_fields;
   const typeAt = fields.indexOf("type");
   const nameAt = fields.indexOf("name");
   const types = heap.snapshot.meta.node_types[0];
   let count = 0;
   for (let index = 0; index < heap.nodes.length; index += fields.length) {
-    if (types[heap.nodes[index + typeAt] as number] === "string" && heap.strings[heap.nodes[index + nameAt] as number]?.startsWith(prefix)) {
+    const name = heap.strings[heap.nodes[index + nameAt] as number];
+    if (types[heap.nodes[index + typeAt] as number] === "string" && name !== undefined && matches(name)) {
       count++;
     }
   }
@@ -68,5 +74,22 @@ describe("weft acp after a large reply", () => {
     expect(existsSync(snapshots)).toBe(true);
     // The reply itself is one string (starting with the first chunk); the chunks are gone.
     expect(stringsStartingWith(heap, "chunk ")).toBeLessThan(10);
+  });
+
+  it("with sessions in memory, keeps the reply's text once: the stored step and message share it", async () => {
+    // The first chunk is marked, so the reply's text and any JSON text holding it can be told apart.
+    const marker = "MARKED-REPLY-7f3a";
+    const chunks = Array.from({ length: 2_000 }, (_, index) => (index === 0 ? `${marker} ${"y".repeat(982)}` : "z".repeat(1_000)));
+    const fake = await harness.fakeModel(() => ({ text: chunks }));
+    const snapshots = mkdtempSync(join(tmpdir(), "weft-heap-"));
+    made.push(snapshots);
+    const agent = harness.start({ ...fake.env, WEFT_SESSIONS: "memory", NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshots}` });
+    await agent.initialize();
+    const sessionId = await agent.newSession(harness.project);
+    expect((await agent.prompt(sessionId, "write a lot")).stopReason).toBe("end_turn");
+    const heap = await heapSnapshot(agent, snapshots);
+    // One string holds the marker: the reply's text, which the conversation, the graph's state and
+    // the store's copies of both share. A store that kept JSON text would hold it in two more.
+    expect(stringsWhere(heap, (name) => name.includes(marker))).toBe(1);
   });
 });

@@ -12,6 +12,7 @@ import type {
   Store,
   StoreItem,
 } from "../types/store.js";
+import { jsonCopy } from "./json-copy.js";
 import { selectNamespaces } from "./list-namespaces.js";
 import { takePage } from "./page.js";
 import {
@@ -23,14 +24,19 @@ import {
 } from "./namespace.js";
 
 interface Entry {
-  value: string;
+  /** A copy of the value as JSON would make it, which nothing outside the store holds. */
+  value: JsonValue;
   createdAt: string;
   updatedAt: string;
   expiresAt?: number | undefined;
   revision: number;
 }
 
-/** Keeps items in this process. Values are stored as JSON text, so callers never share objects with it. */
+/**
+ * Keeps items in this process. Values are copied on the way in and out, as JSON would copy them,
+ * so callers never share objects with it; strings are shared, not copied (see jsonCopy), and a
+ * large value costs no JSON text.
+ */
 export class MemoryStore implements Store {
   private readonly namespaces = new Map<string, Map<string, Entry>>();
 
@@ -124,7 +130,7 @@ export class MemoryStore implements Store {
     }
     const current = this.live(encoded, key);
     const entry: Entry = {
-      value: JSON.stringify(value),
+      value: jsonCopy(value) ?? null,
       createdAt: current?.createdAt ?? now.toISOString(),
       updatedAt: now.toISOString(),
       revision: (current?.revision ?? 0) + 1,
@@ -141,7 +147,7 @@ function toItem(namespace: Namespace, key: string, entry: Entry): StoreItem {
   const item: StoreItem = {
     namespace: [...namespace],
     key,
-    value: JSON.parse(entry.value) as JsonValue,
+    value: jsonCopy(entry.value) as JsonValue,
     createdAt: entry.createdAt,
     updatedAt: entry.updatedAt,
     revision: entry.revision,

@@ -47,6 +47,19 @@ export function describeStoreContract(options: StoreContractOptions): void {
       expect(item?.expiresAt).toBeUndefined();
     });
 
+    it("keeps any text exactly, large or small, by put and by compareAndPut, and gives what JSON would make of the rest", async () => {
+      const store = await open();
+      const text = 'quotes " and \\ backslashes, \n\t\r\u0000\u001f controls, é 漢字 😀 \ud800 lone \udc00 surrogates';
+      const value = { text, [text]: "as a key", long: `${"word ".repeat(200_000)}${text}`, list: [text, -0, 1e21], when: new Date(Date.UTC(2026, 0, 2)), gone: undefined };
+      const expected = JSON.parse(JSON.stringify(value)) as unknown;
+      await store.put(["texts"], "put", value as never);
+      expect((await store.get(["texts"], "put"))?.value).toStrictEqual(expected);
+      await store.compareAndPut(["texts"], "cas", value as never, { expected: 0 });
+      await store.compareAndPut(["texts"], "cas", value as never, { expected: 1 });
+      expect((await store.get(["texts"], "cas"))?.value).toStrictEqual(expected);
+      expect((await store.search(["texts"], { filter: { text } })).map((item) => item.key)).toEqual(["cas", "put"]);
+    });
+
     it("keeps scalar and array values", async () => {
       const store = await open();
       await store.put(["values"], "string", "just text");

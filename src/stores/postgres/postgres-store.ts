@@ -18,6 +18,7 @@ import type {
   Store,
   StoreItem,
 } from "../../types/store.js";
+import { jsonBytes } from "../../store-core/json-bytes.js";
 import { selectNamespaces } from "../../store-core/list-namespaces.js";
 import { takePageAsync } from "../../store-core/page.js";
 import { type ItemRow, rowToItem as toItem } from "../sql-rows.js";
@@ -145,7 +146,7 @@ export class PostgresStore implements Store {
          expires_at = excluded.expires_at,
          created_at = CASE WHEN items.expires_at IS NOT NULL AND items.expires_at <= $6 THEN excluded.created_at ELSE items.created_at END,
          revision = CASE WHEN items.expires_at IS NOT NULL AND items.expires_at <= $6 THEN 1 ELSE items.revision + 1 END`,
-      [encodeNamespace(namespace), key, JSON.stringify(value), new Date(now).toISOString(), expiry(now, options.ttlMs), now],
+      [encodeNamespace(namespace), key, jsonBytes(value), new Date(now).toISOString(), expiry(now, options.ttlMs), now],
     );
     if (++this.writes % 500 === 0) {
       await this.query(`DELETE FROM ${this.items} WHERE expires_at IS NOT NULL AND expires_at <= $1`, [Date.now()]);
@@ -156,7 +157,7 @@ export class PostgresStore implements Store {
     checkNamespace(namespace);
     checkKey(namespace, key);
     const now = Date.now();
-    const params = [encodeNamespace(namespace), key, JSON.stringify(value), new Date(now).toISOString(), expiry(now, options.ttlMs), now];
+    const params = [encodeNamespace(namespace), key, jsonBytes(value), new Date(now).toISOString(), expiry(now, options.ttlMs), now];
     const { rows } =
       options.expected === 0
         ? await this.query<{ revision: string }>(

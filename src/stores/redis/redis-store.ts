@@ -23,6 +23,7 @@ import type {
   Store,
   StoreItem,
 } from "../../types/store.js";
+import { jsonBytes } from "../../store-core/json-bytes.js";
 import { selectNamespaces } from "../../store-core/list-namespaces.js";
 import { takePageAsync } from "../../store-core/page.js";
 import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../../store-core/namespace.js";
@@ -88,7 +89,7 @@ return 1
 `;
 
 type Scripted = Redis & {
-  weftWrite(item: string, keyset: string, key: string, value: string, time: string, expiresAt: string, expected: string): Promise<number>;
+  weftWrite(item: string, keyset: string, key: string, value: Buffer, time: string, expiresAt: string, expected: string): Promise<number>;
   weftRemove(item: string, keyset: string, key: string): Promise<number>;
   weftPrune(...args: [number, ...string[]]): Promise<number>;
 };
@@ -192,7 +193,7 @@ export class RedisStore implements Store {
     const tag = this.tag(encoded);
     const now = Date.now();
     const revision = await this.call((redis) =>
-      redis.weftWrite(this.itemKey(tag, key), this.keysetKey(tag), key, JSON.stringify(value), new Date(now).toISOString(), ttlMs === undefined ? "" : String(now + ttlMs), expected),
+      redis.weftWrite(this.itemKey(tag, key), this.keysetKey(tag), key, jsonBytes(value), new Date(now).toISOString(), ttlMs === undefined ? "" : String(now + ttlMs), expected),
     );
     if (revision !== -1) {
       await this.call((redis) => redis.zadd(this.namespacesKey(), 0, encoded));

@@ -5,8 +5,11 @@
 /** The drivers the SQLite store can use. */
 export type SqliteDriverName = "node:sqlite" | "better-sqlite3";
 
-/** Named parameters, bound by bare name (`{ key: "a" }` binds `@key`). Every name must appear in the statement. */
-export type SqliteParameters = Readonly<Record<string, string | number | null>>;
+/**
+ * Named parameters, bound by bare name (`{ key: "a" }` binds `@key`). Every name must appear in
+ * the statement. Bytes are bound as a blob.
+ */
+export type SqliteParameters = Readonly<Record<string, string | number | null | Uint8Array>>;
 
 /** A prepared statement. Rows come back as plain objects keyed by column name. */
 export interface SqliteStatement {

@@ -18,6 +18,7 @@ import type {
   Store,
   StoreItem,
 } from "../../types/store.js";
+import { jsonBytes } from "../../store-core/json-bytes.js";
 import { selectNamespaces } from "../../store-core/list-namespaces.js";
 import { takePage } from "../../store-core/page.js";
 import { ITEM_COLUMNS, type ItemRow, type ItemTuple, rowToItem as toItem, tupleToItem } from "../sql-rows.js";
@@ -117,7 +118,7 @@ export class SqliteStore implements Store {
       get: this.db.prepare(`SELECT * FROM ${items} WHERE ns = @ns AND key = @key AND ${LIVE}`),
       upsert: this.db.prepare(`
         INSERT INTO ${items} (ns, key, value, created_at, updated_at, expires_at, revision)
-        VALUES (@ns, @key, @value, @time, @time, @expires, 1)
+        VALUES (@ns, @key, CAST(@value AS TEXT), @time, @time, @expires, 1)
         ON CONFLICT (ns, key) DO UPDATE SET
           value = excluded.value,
           updated_at = excluded.updated_at,
@@ -126,12 +127,12 @@ export class SqliteStore implements Store {
           revision = CASE WHEN ${items}.expires_at IS NOT NULL AND ${items}.expires_at <= @now THEN 1 ELSE ${items}.revision + 1 END
         RETURNING revision`),
       update: this.db.prepare(`
-        UPDATE ${items} SET value = @value, updated_at = @time, expires_at = @expires, revision = revision + 1
+        UPDATE ${items} SET value = CAST(@value AS TEXT), updated_at = @time, expires_at = @expires, revision = revision + 1
         WHERE ns = @ns AND key = @key AND revision = @expected AND ${LIVE}
         RETURNING revision`),
       insertFresh: this.db.prepare(`
         INSERT INTO ${items} (ns, key, value, created_at, updated_at, expires_at, revision)
-        VALUES (@ns, @key, @value, @time, @time, @expires, 1)
+        VALUES (@ns, @key, CAST(@value AS TEXT), @time, @time, @expires, 1)
         ON CONFLICT (ns, key) DO UPDATE SET
           value = excluded.value, created_at = excluded.created_at, updated_at = excluded.updated_at,
           expires_at = excluded.expires_at, revision = 1
@@ -246,7 +247,9 @@ export class SqliteStore implements Store {
     return {
       ns: encodeNamespace(namespace),
       key,
-      value: JSON.stringify(value),
+      // The JSON's UTF-8 bytes, bound as a blob and kept as the text they are: no JSON string in
+      // the heap, and no copy of one made to encode it (see jsonBytes).
+      value: jsonBytes(value),
       time: new Date(now).toISOString(),
       expires: ttlMs === undefined ? null : now + ttlMs,
       now,
