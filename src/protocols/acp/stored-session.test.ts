@@ -119,7 +119,7 @@ describe("StoredSession.claim", () => {
     expect(claim.claimed).toBe(true);
     expect(here.record.history.map((message) => message.id)).toEqual(["u1", "u2"]);
     expect(here.remembered("run_command")).toBe(true);
-    expect(here.info).toEqual({ id: "sess_1", cwd: "/here", mcpServers: [{ name: "docs" }] });
+    expect(here.info).toEqual({ id: "sess_1", cwd: "/here", mcpServers: [{ name: "docs", command: "docs-mcp", args: [], env: [] }] });
     if (claim.claimed) {
       await claim.release();
     }
