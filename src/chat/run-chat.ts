@@ -9,6 +9,7 @@ import type { AgentTarget } from "./agent-link.js";
 import { ChatConnection } from "./chat-connection.js";
 import { askForm } from "./input/ask-form.js";
 import { ChatInput } from "./input/chat-input.js";
+import { PendingArea } from "./input/pending-area.js";
 import { localCommandNames, runLocalCommand } from "./input/local-commands.js";
 import { historyPath, loadHistory, saveHistory } from "./input/prompt-history.js";
 import { ChatSessions } from "./chat-sessions.js";
@@ -45,8 +46,14 @@ export interface ChatOptions {
 export async function runChat(options: ChatOptions): Promise<number> {
   const tty = Boolean(options.output.isTTY);
   const style = terminalStyle(tty && !process.env.NO_COLOR);
+  // On a terminal, what is typed while a turn runs stays below the output (input/pending-area.ts).
+  const area = tty ? new PendingArea(options.output) : undefined;
   const write = (text: string) => {
-    options.output.write(text);
+    if (area) {
+      area.write(text);
+    } else {
+      options.output.write(text);
+    }
   };
   const renderer = new UpdateRenderer(write, style);
   const markdown = markdownFor(options.output); // output hook: loads while the agent starts
@@ -77,6 +84,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
     input: options.input,
     output: options.output,
     terminal: tty,
+    area,
+    dim: style.dim,
     history: history ? loadHistory(history) : [],
     onHistory: history ? (entries) => saveHistory(history, entries) : undefined,
     completer: (line: string): [string[], string] => {
@@ -402,10 +411,10 @@ class ChatState {
       if (this.cancelling || !input) {
         return { outcome: "cancelled" };
       }
-      const question = `  ${this.style.yellow("?")} Allow ${this.style.bold(title)}?  ${menu} › `;
+      const question = `  ${this.style.yellow("?")} Allow ${this.style.bold(title)}?  ${menu}`;
       const answer = singleKey
         ? await input.askKey(question, offered.map(({ key }) => key))
-        : (await input.ask(question))?.trim().toLowerCase();
+        : (await input.ask(`${question} › `))?.trim().toLowerCase();
       if (answer === undefined || this.cancelling) {
         return { outcome: "cancelled" };
       }

@@ -34,37 +34,41 @@ function temporary(prefix: string): string {
 }
 
 /** `weft chat` with weft's own agent on the fake model. */
-async function weftChat(script: Parameters<typeof FakeModelServer.start>[0], extra = "") {
+async function weftChat(script: Parameters<typeof FakeModelServer.start>[0], extra = "", columns = 0) {
   const home = temporary("weft-home-");
   const project = temporary("weft-chat-");
   const model = await FakeModelServer.start(script);
   cleanup.push(() => model.close());
   const env = { XDG_STATE_HOME: home, WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url, NO_COLOR: "1", WEFT_LOG: "silent" };
-  const chat = new PtyProcess(`${process.execPath} ${weft} chat --cwd ${project} ${extra}`, { env });
+  const chat = new PtyProcess(`${process.execPath} ${weft} chat --cwd ${project} ${extra}`, { env, columns });
   cleanup.push(() => chat.kill());
   return { chat, model, home, project, env };
 }
 
 describe("weft chat input", () => {
-  it("queues a line typed while a turn streams, without echoing it, and sends it when the turn ends", async () => {
+  it("shows a line typed while a turn streams below the reply, queues it, and sends it when the turn ends", async () => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    const { chat, model } = await weftChat((request) =>
-      lastUser(request).includes("first")
-        ? { text: ["The first ", "answer ", "ends here."], beforeChunk: (index) => (index === 2 ? held : undefined) }
-        : { text: "The second answer." },
+    const { chat, model } = await weftChat(
+      (request) =>
+        lastUser(request).includes("first")
+          ? { text: ["The first ", "answer ", "ends here."], beforeChunk: (index) => (index === 2 ? held : undefined) }
+          : { text: "The second answer." },
+      "",
+      100,
     );
     await chat.waitFor(/you › $/);
     chat.type("first question\r");
     await chat.waitFor(/weft › The first /);
     const mark = chat.text.length;
-    chat.type("second question\r");
+    // Echoed as it is typed, on a line of its own below the reply so far.
+    chat.type("second");
+    await chat.waitForScreen(/weft › The first[^\n]*\nnext › second$/);
+    chat.type(" question\r");
     await chat.waitFor(/⧗ queued: second question\n/, mark);
     release();
     await chat.waitFor(/ends here\.\nyou › second question\n[\s\S]*weft › The second answer\.\nyou › $/, mark);
     expect(model.requests.map(lastUser)).toEqual(["first question", "second question"]);
-    // Typed while the answer streamed, the line was not echoed into it.
-    expect(chat.text.slice(mark).match(/second question/g)).toHaveLength(2);
     chat.type("\u0004");
     expect(await chat.exited).toBe(0);
   });
@@ -146,6 +150,45 @@ describe("weft chat input", () => {
     chat.type("y");
     await chat.waitFor(/› y\n[\s\S]*✓ Write note\.txt[\s\S]*weft › Saved\.\nyou › $/);
     expect(readFileSync(join(project, "note.txt"), "utf8")).toBe("hi\n");
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+  });
+
+  it("takes no key for a question from a word being typed when it appears: the word stays typed and is queued", async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { chat, model, project } = await weftChat(
+      async (request) => {
+        if (request.messages.at(-1)?.role === "tool") {
+          return { text: "Saved." };
+        }
+        if (lastUser(request) !== "write a note") {
+          return { text: `Then: ${lastUser(request)}.` };
+        }
+        await held;
+        return { toolCalls: [{ name: "write_file", arguments: { path: "note.txt", content: "hi\n" }, id: "w" }] };
+      },
+      "",
+      200,
+    );
+    await chat.waitFor(/you › $/);
+    chat.type("write a note\r");
+    // "an" is typed before the question shows, the rest of "and always" after it.
+    chat.type("an");
+    await chat.waitForScreen(/\nnext › an$/);
+    release();
+    await chat.waitForScreen(/\? Allow Write note\.txt\? {2}\[y\] once {2}\[a\] always[^\n]*\n.*Enter queues the line you are typing[^\n]*\nnext › an$/);
+    chat.type("d always");
+    await chat.waitForScreen(/\nnext › and always$/);
+    // Enter queues the line; the question then takes a key, and says so with ›.
+    chat.type("\r");
+    await chat.waitForScreen(/\? Allow Write note\.txt\?[^\n]* ›$/);
+    chat.type("y");
+    await chat.waitFor(/Allow Write note\.txt\?[^\n]* › y\n[\s\S]*weft › Saved\.\n[\s\S]*you › and always\n[\s\S]*weft › Then: and always\.\n[\s\S]*you › $/);
+    expect(readFileSync(join(project, "note.txt"), "utf8")).toBe("hi\n");
+    expect(model.requests.map(lastUser)).toEqual(["write a note", "write a note", "and always"]);
+    // Answered "once", so the next write asks again: no "always" was given.
+    expect(chat.screen).not.toMatch(/› a\n/);
     chat.type("\u0004");
     expect(await chat.exited).toBe(0);
   });

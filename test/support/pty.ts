@@ -3,14 +3,22 @@
 
 import { spawn, type ChildProcess } from "node:child_process";
 
+import { playOutput } from "./screen.js";
+
 export class PtyProcess {
   output = "";
   readonly exited: Promise<number | null>;
   private readonly child: ChildProcess;
   private readonly waiters = new Set<() => void>();
 
-  constructor(command: string, options: { env?: Record<string, string | undefined>; cwd?: string } = {}) {
-    this.child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: options.cwd, env: { ...process.env, ...options.env, TERM: "xterm" }, stdio: ["pipe", "pipe", "pipe"] });
+  /** The terminal's width: 0 (the default) is a terminal that reports no size. */
+  readonly columns: number;
+
+  constructor(command: string, options: { env?: Record<string, string | undefined>; cwd?: string; columns?: number } = {}) {
+    this.columns = options.columns ?? 0;
+    // stty sets the size the program reads (and is told of) before it starts.
+    const sized = this.columns > 0 ? `stty cols ${this.columns} rows 40; exec ${command}` : command;
+    this.child = spawn("script", ["-qfec", sized, "/dev/null"], { cwd: options.cwd, env: { ...process.env, ...options.env, TERM: "xterm" }, stdio: ["pipe", "pipe", "pipe"] });
     this.exited = new Promise((resolve) => this.child.on("exit", (code) => resolve(code)));
     const take = (chunk: Buffer) => {
       this.output += chunk.toString("utf8");
@@ -28,20 +36,43 @@ export class PtyProcess {
     return this.output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r/g, "");
   }
 
+  /** What the screen shows now, line by line (the whole scrollback), as a terminal this wide would draw it. */
+  get screen(): string {
+    return playOutput(this.output, this.columns).lines.join("\n");
+  }
+
+  /** Resolves when the screen (see `screen`), from line `fromLine` on, matches `pattern`. */
+  waitForScreen(pattern: RegExp, fromLine = 0, timeoutMs = 20_000): Promise<void> {
+    return this.until(() => pattern.test(this.screenFrom(fromLine)), () => `${pattern} on the screen. It shows:\n${this.screen}`, timeoutMs);
+  }
+
+  /** The screen's lines from `fromLine` on. */
+  screenFrom(fromLine: number): string {
+    return playOutput(this.output, this.columns).lines.slice(fromLine).join("\n");
+  }
+
+  /** How many lines the screen has now: a mark for waitForScreen. */
+  get screenLines(): number {
+    return playOutput(this.output, this.columns).lines.length;
+  }
+
   type(text: string): void {
     this.child.stdin?.write(text);
   }
 
   /** Resolves when the screen text after `from` matches `pattern`. */
   waitFor(pattern: RegExp, from = 0, timeoutMs = 20_000): Promise<void> {
-    const matches = () => pattern.test(this.text.slice(from));
+    return this.until(() => pattern.test(this.text.slice(from)), () => `${pattern}. The terminal shows:\n${this.text}`, timeoutMs);
+  }
+
+  private until(matches: () => boolean, describe: () => string, timeoutMs: number): Promise<void> {
     if (matches()) {
       return Promise.resolve();
     }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(check);
-        reject(new Error(`Timed out waiting for ${pattern}. The terminal shows:\n${this.text}`));
+        reject(new Error(`Timed out waiting for ${describe()}`));
       }, timeoutMs);
       const check = () => {
         if (matches()) {

@@ -1,9 +1,13 @@
 // What the person types into `weft chat`, never lost: lines entered while a turn streams (or before
-// the session is ready) are queued and handed out as the next prompts; a paste, or a run of lines
-// that arrive together, is one prompt; a trailing backslash or Alt+Enter starts another line.
+// the session is ready) are shown below the output as they are typed, queued and handed out as the
+// next prompts; a paste, or a run of lines that arrive together, is one prompt; a trailing
+// backslash or Alt+Enter starts another line. A question asked by key takes only a key pressed on
+// purpose: none while a line is being typed, none in its first moment on screen.
 
 import { createInterface, type Completer, type Interface, type Key } from "node:readline";
 
+import { visibleWidth } from "../markdown.js";
+import type { PendingArea } from "./pending-area.js";
 import { SwitchableOutput } from "./switchable-output.js";
 
 export interface ChatInputOptions {
@@ -18,9 +22,17 @@ export interface ChatInputOptions {
   completer?: Completer | undefined;
   /** Called when a prompt is queued because chat is busy (a turn runs, or the session is not ready). */
   onQueued: (text: string) => void;
+  /** On a terminal: where what is typed while chat is busy is shown, below the output. */
+  area?: PendingArea | undefined;
+  /** How text is dimmed (hints, the label of the line being typed). */
+  dim?: ((text: string) => string) | undefined;
+  /** How long a question asked by key takes no key after it is shown, in milliseconds (default 400). */
+  keyGuardMs?: number | undefined;
 }
 
 const continuationPrompt = "… ";
+/** The label of the line being typed while chat is busy: it is the next prompt. */
+const pendingPrompt = "next › ";
 const pasteOn = "\u001b[?2004h";
 const pasteOff = "\u001b[?2004l";
 
@@ -42,6 +54,10 @@ export class ChatInput {
   private waiting: ((text: string | undefined) => void) | undefined;
   private lineAnswer: ((text: string | undefined) => void) | undefined;
   private keyAnswer: ((key: Key) => void) | undefined;
+  /** The question waiting for a key, drawn in the area, and whether it takes keys yet. */
+  private question: { text: string; ready: boolean } | undefined;
+  /** The edit line as it was before readline took the key being handled. */
+  private before = { line: "", drafted: 0 };
 
   constructor(private readonly options: ChatInputOptions) {
     this.echo = new SwitchableOutput(options.output);
@@ -62,6 +78,10 @@ export class ChatInput {
       this.readline.on("history", (history: string[]) => onHistory(history));
     }
     if (options.terminal) {
+      // readline's own listener edits the line first; this one sees the line as it was.
+      options.input.prependListener("keypress", () => {
+        this.before = { line: this.readline.line, drafted: this.draft.length };
+      });
       options.input.on("keypress", (_text: string | undefined, key: Key | undefined) => {
         if (key) {
           this.onKey(key);
@@ -78,7 +98,9 @@ export class ChatInput {
   next(prompt: string): Promise<string | undefined> {
     const queued = this.queue.shift();
     if (queued !== undefined) {
-      this.options.output.write(`${prompt}${queued.replaceAll("\n", `\n${continuationPrompt}`)}\n`);
+      this.options.area?.show([]);
+      this.print(`${prompt}${queued.replaceAll("\n", `\n${continuationPrompt}`)}\n`);
+      this.refresh();
       return Promise.resolve(queued);
     }
     if (this.closed) {
@@ -88,8 +110,18 @@ export class ChatInput {
       this.prompt = prompt;
       this.waiting = (text) => {
         this.echo.muted = true;
+        // readline ended the line with Enter: the cursor is at the start of the next.
+        this.options.area?.atLineStart();
         resolve(text);
       };
+      const area = this.options.area;
+      if (area?.shown && this.draft.length > 0) {
+        // The lines written so far were in the area: they stay on screen above the one being edited.
+        area.show([]);
+        this.print(`${prompt}${this.draft.join(`\n${continuationPrompt}`)}\n`);
+      } else {
+        area?.show([]);
+      }
       this.showPrompt();
     });
   }
@@ -104,10 +136,13 @@ export class ChatInput {
       this.lineAnswer = (text) => {
         this.lineAnswer = undefined;
         this.echo.muted = true;
+        this.options.area?.atLineStart();
         this.readline.setPrompt(this.draft.length > 0 ? continuationPrompt : this.prompt);
         this.restoreLine(kept);
+        this.refresh();
         resolve(text);
       };
+      this.options.area?.show([]);
       this.unmute();
       this.readline.setPrompt(question);
       this.readline.prompt();
@@ -115,28 +150,41 @@ export class ChatInput {
   }
 
   /**
-   * One key from `keys`, without Enter (a terminal only); other keys are ignored. Undefined when
-   * withdrawn by `cancel()` or when the input ends.
+   * One key from `keys`, without Enter (a terminal only). The question is drawn below the output,
+   * and takes a key only once it has been on screen for a moment (`keyGuardMs`, when it ends the
+   * question shows `›`) and only while no line is being typed: keys pressed before that, or that
+   * belong to a word being typed, go to the line being typed, which Enter queues. Other keys are
+   * typed too. Undefined when withdrawn by `cancel()` or when the input ends.
    */
   askKey(question: string, keys: readonly string[]): Promise<string | undefined> {
     if (this.closed) {
       return Promise.resolve(undefined);
     }
-    const kept = this.takeLine();
-    this.options.output.write(question);
+    const asked = { text: question, ready: false };
+    this.question = asked;
+    this.refresh();
+    const guard = setTimeout(() => {
+      asked.ready = true;
+      this.refresh();
+    }, this.options.keyGuardMs ?? 400);
     return new Promise((resolve) => {
       const finish = (answer: string | undefined) => {
+        clearTimeout(guard);
         this.keyAnswer = undefined;
         this.cancelAnswer = undefined;
-        this.options.output.write(`${answer ?? ""}\n`);
-        this.clearLine();
-        this.restoreLine(kept);
+        this.question = undefined;
+        this.options.area?.show([]);
+        this.print(`${question} › ${answer ?? ""}\n`);
+        this.refresh();
         resolve(answer);
       };
       this.cancelAnswer = () => finish(undefined);
       this.keyAnswer = (key) => {
         const name = key.sequence?.toLowerCase();
-        if (!key.ctrl && !key.meta && name !== undefined && keys.includes(name)) {
+        const typing = this.before.line !== "" || this.before.drafted > 0;
+        if (asked.ready && !typing && !key.ctrl && !key.meta && name !== undefined && keys.includes(name)) {
+          // readline has put the key on the edit line too: it was an answer, not typing.
+          this.clearLine();
           finish(name);
         }
       };
@@ -151,6 +199,7 @@ export class ChatInput {
 
   /** Stops reading and leaves the terminal as it was. */
   close(): void {
+    this.options.area?.show([]);
     if (this.options.terminal) {
       this.options.output.write(pasteOff);
     }
@@ -160,11 +209,6 @@ export class ChatInput {
   private cancelAnswer: (() => void) | undefined;
 
   private onLine(line: string): void {
-    if (this.keyAnswer) {
-      // Enter while a single key is awaited: nothing to send.
-      this.clearLine();
-      return;
-    }
     if (this.lineAnswer) {
       this.forget(line);
       this.lineAnswer(line);
@@ -188,10 +232,7 @@ export class ChatInput {
   }
 
   private onKey(key: Key): void {
-    if (this.keyAnswer) {
-      this.keyAnswer(key);
-      return;
-    }
+    this.keyAnswer?.(key);
     if (key.name === "paste-start") {
       this.pasting = true;
     } else if (key.name === "paste-end") {
@@ -205,8 +246,50 @@ export class ChatInput {
       this.echo.muted = true;
       this.clearLine();
       this.echo.muted = muted;
-      this.echo.write("\n");
+      if (!this.echo.muted) {
+        this.echo.write("\n");
+      }
       this.continueDraft();
+    }
+    // Typed while chat is busy: shown below the output (after the line event a key may have sent).
+    setImmediate(() => this.refresh());
+  }
+
+  /** Draws what is pending while chat is busy: the question waiting for a key and the line being typed. */
+  private refresh(): void {
+    const area = this.options.area;
+    if (!area || this.closed) {
+      return;
+    }
+    if (this.waiting || this.lineAnswer) {
+      // readline shows the line itself.
+      return;
+    }
+    const dim = this.options.dim ?? ((text: string) => text);
+    const lines: string[] = [];
+    const typed = this.readline.line;
+    const typing = typed !== "" || this.draft.length > 0;
+    if (this.question) {
+      lines.push(`${this.question.text}${this.question.ready && !typing ? " › " : ""}`);
+      if (typing) {
+        lines.push(dim("    (to answer: Enter queues the line you are typing, Ctrl-U clears it)"));
+      }
+    }
+    let cursor: { line: number; column: number } | undefined;
+    if (typing) {
+      this.draft.forEach((line, index) => lines.push(`${dim(index === 0 ? pendingPrompt : continuationPrompt)}${line}`));
+      const label = this.draft.length === 0 ? pendingPrompt : continuationPrompt;
+      lines.push(`${dim(label)}${typed}`);
+      cursor = { line: lines.length - 1, column: visibleWidth(label) + visibleWidth(typed.slice(0, this.readline.cursor)) };
+    }
+    area.show(lines, cursor);
+  }
+
+  private print(text: string): void {
+    if (this.options.area) {
+      this.options.area.write(text);
+    } else {
+      this.options.output.write(text);
     }
   }
 
