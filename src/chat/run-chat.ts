@@ -19,6 +19,7 @@ import { LocalTerminals } from "./local-terminals.js";
 import { markdownFor } from "./markdown.js";
 import { type Style, terminalStyle, UpdateRenderer } from "./render-updates.js";
 import { sessionListLines } from "./session-list.js";
+import { sessionModel } from "./session-model.js";
 import { Spinner } from "./spinner.js";
 import { isUnknownSession, unknownSessionMessage } from "./unknown-session.js";
 
@@ -79,7 +80,10 @@ export async function runChat(options: ChatOptions): Promise<number> {
 
   // Reading starts at once, so what is typed before the session is ready is queued, not lost.
   const history = options.list ? undefined : historyPath(options.cwd, options.env ?? process.env);
-  const chat = new ChatState(write, style);
+  const chat = new ChatState(write, style, () => {
+    spinner.stop();
+    renderer.breakLine();
+  });
   const input = new ChatInput({
     input: options.input,
     output: options.output,
@@ -94,15 +98,6 @@ export async function runChat(options: ChatOptions): Promise<number> {
       }
       const names = [...localCommandNames, ...agentCommands.map((entry) => entry.name)].map((name) => `/${name}`);
       return [[...new Set(names)].filter((name) => name.startsWith(line)).map((name) => `${name} `), line];
-    },
-    onQueued: (text) => {
-      spinner.stop();
-      renderer.breakLine();
-      const [first, ...more] = text.split("\n");
-      write(style.dim(`  ⧗ queued: ${first ?? ""}${more.length > 0 ? ` (+${more.length} more lines)` : ""}\n`));
-      if (chat.running) {
-        spinner.start("working…");
-      }
     },
   });
   chat.input = input;
@@ -199,6 +194,15 @@ export async function runChat(options: ChatOptions): Promise<number> {
       return await leave(0);
     }
     const keys = "Ctrl-C cancels a turn; Ctrl-C twice or Ctrl-D leaves; /help lists commands.";
+    // The header names the agent (its version too), the server it is reached at, and, once a
+    // session is open, the model it answers with.
+    const agentVersion = init.agentInfo?.version ? ` ${init.agentInfo.version}` : "";
+    const server = "url" in options.agent ? ` at ${options.agent.url.origin}${options.agent.url.pathname}` : "";
+    const header = `${name}${agentVersion}${server} in ${options.cwd}`;
+    const showSession = (id: string, response: unknown) => {
+      const model = sessionModel(configOptions, response);
+      write(style.dim(`session ${id}${model === undefined ? "" : ` · model ${model}`}\n`));
+    };
     // A new session is made only when first needed (the first prompt, /mode, /model), so a chat
     // left without a word adds nothing to the agent's session list.
     let sessionId: string | undefined;
@@ -208,6 +212,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
         sessionId = response.sessionId;
         modes = response.modes ?? undefined;
         configOptions = response.configOptions ?? configOptions;
+        showSession(response.sessionId, response);
         return response.sessionId;
       });
       return opening;
@@ -220,7 +225,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       sessionId = options.resume;
       opening = Promise.resolve(sessionId);
       // The header first, then the conversation as the agent replays it.
-      write(style.dim(`${name} in ${options.cwd} (session ${sessionId}). ${keys}\n`));
+      write(style.dim(`${header} (session ${sessionId}). ${keys}\n`));
       let loaded: acp.LoadSessionResponse;
       try {
         loaded = await connection.agent.request(acp.methods.agent.session.load, { sessionId, cwd: options.cwd, mcpServers: [] });
@@ -234,8 +239,12 @@ export async function runChat(options: ChatOptions): Promise<number> {
       modes = loaded.modes ?? undefined;
       configOptions = loaded.configOptions ?? configOptions;
       renderer.breakLine();
+      const model = sessionModel(configOptions, loaded);
+      if (model !== undefined) {
+        write(style.dim(`model ${model}\n`));
+      }
     } else {
-      write(style.dim(`${name} in ${options.cwd}. ${keys}\n`));
+      write(style.dim(`${header}. ${keys}\n`));
     }
 
     input.readline.on("SIGINT", () => {
@@ -310,11 +319,10 @@ export async function runChat(options: ChatOptions): Promise<number> {
         if (connection.gone && connection.canReconnect && !(await reconnect())) {
           return await leave(1);
         }
+        // The session first: a new one is announced (with its model) before the spinner starts.
+        const id = await Promise.race([ensureSession(), connection.failure()]);
         spinner.start("thinking…");
-        const response = await Promise.race([
-          ensureSession().then((id) => connection.agent.request(acp.methods.agent.session.prompt, { sessionId: id, prompt: [{ type: "text", text: line }] })),
-          connection.failure(),
-        ]);
+        const response = await Promise.race([connection.agent.request(acp.methods.agent.session.prompt, { sessionId: id, prompt: [{ type: "text", text: line }] }), connection.failure()]);
         spinner.stop();
         renderer.breakLine();
         if (response.stopReason !== "end_turn") {
@@ -371,6 +379,8 @@ class ChatState {
   constructor(
     private readonly write: (text: string) => void,
     private readonly style: Style,
+    /** Ends the output's open line (a reply being written), so a notice starts on a line of its own. */
+    private readonly breakLine: () => void,
   ) {}
 
   startTurn(): void {
@@ -389,7 +399,9 @@ class ChatState {
     if (this.running && !this.cancelling) {
       this.cancelling = true;
       this.input?.cancel();
-      this.write(this.style.dim("\n(cancelling; press Ctrl-C again to leave)\n"));
+      this.input?.unqueue();
+      this.breakLine();
+      this.write(this.style.dim("(cancelling; press Ctrl-C again to leave)\n"));
       return "cancel";
     }
     if (this.running || now - this.lastInterrupt < 2_000) {

@@ -65,10 +65,13 @@ describe("weft chat input", () => {
     chat.type("second");
     await chat.waitForScreen(/weft › The first[^\n]*\nnext › second$/);
     chat.type(" question\r");
-    await chat.waitFor(/⧗ queued: second question\n/, mark);
+    await chat.waitForScreen(/weft › The first[^\n]*\n⧗ queued: second question$/);
     release();
-    await chat.waitFor(/ends here\.\nyou › second question\n[\s\S]*weft › The second answer\.\nyou › $/, mark);
+    await chat.waitFor(/ends here\.\n[\s\S]*you › second question\n[\s\S]*weft › The second answer\.\n[\s\S]*you › $/, mark);
     expect(model.requests.map(lastUser)).toEqual(["first question", "second question"]);
+    // The queued line waited below the reply: the reply is whole, under one label, and the line is
+    // shown once, as the next prompt.
+    expect(chat.screen).toMatch(/\nweft › The first answer ends here\.\nyou › second question\nweft › The second answer\.\nyou ›$/);
     chat.type("\u0004");
     expect(await chat.exited).toBe(0);
   });
@@ -113,10 +116,10 @@ describe("weft chat input", () => {
     cleanup.push(() => chat.kill());
     await chat.waitFor(/^$/);
     chat.type("early words\r");
-    await chat.waitFor(/⧗ queued: early words\n/);
+    await chat.waitForScreen(/^⧗ queued: early words$/m);
     expect(chat.text).not.toContain("graph-agent in");
     writeFileSync(gate, "go\n");
-    await chat.waitFor(/graph-agent in [^\n]*\nyou › early words\n[\s\S]*graph-agent › Hello from a graph\.\nyou › $/);
+    await chat.waitFor(/graph-agent(?: \S+)? in [^\n]*\n[\s\S]*you › early words\n[\s\S]*graph-agent › Hello from a graph\.\n[\s\S]*you › $/);
     chat.type("\u0004");
     expect(await chat.exited).toBe(0);
   });
@@ -184,11 +187,37 @@ describe("weft chat input", () => {
     chat.type("\r");
     await chat.waitForScreen(/\? Allow Write note\.txt\?[^\n]* ›$/);
     chat.type("y");
-    await chat.waitFor(/Allow Write note\.txt\?[^\n]* › y\n[\s\S]*weft › Saved\.\n[\s\S]*you › and always\n[\s\S]*weft › Then: and always\.\n[\s\S]*you › $/);
+    await chat.waitForScreen(/Allow Write note\.txt\?[^\n]* › y\n[\s\S]*weft › Saved\.\n[\s\S]*you › and always\n[\s\S]*weft › Then: and always\.\n[\s\S]*you ›$/);
     expect(readFileSync(join(project, "note.txt"), "utf8")).toBe("hi\n");
     expect(model.requests.map(lastUser)).toEqual(["write a note", "write a note", "and always"]);
     // Answered "once", so the next write asks again: no "always" was given.
     expect(chat.screen).not.toMatch(/› a\n/);
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+  });
+
+  it("gives a cancelled turn's queued lines back to the prompt, to edit or send, instead of sending them", async () => {
+    const { chat, model } = await weftChat((request) => (lastUser(request) === "first" ? { text: ["Start ", "of ", "it."], beforeChunk: (index) => (index === 2 ? new Promise<void>(() => undefined) : undefined) } : { text: `Sent: ${lastUser(request)}.` }), "", 100);
+    await chat.waitFor(/you › $/);
+    chat.type("first\r");
+    await chat.waitFor(/weft › Start /);
+    chat.type("later words\r");
+    await chat.waitForScreen(/\n⧗ queued: later words$/);
+    chat.type("\u0003");
+    await chat.waitForScreen(/weft › Start\n\(cancelling; press Ctrl-C again to leave\)\n\(cancelled\)\n(?:.*tokens.*\n)?you › later words$/);
+    expect(model.requests.map(lastUser)).toEqual(["first"]);
+    chat.type(" now\r");
+    await chat.waitFor(/weft › Sent: later words now\.\n[\s\S]*you › $/);
+    expect(model.requests.map(lastUser)).toEqual(["first", "later words now"]);
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+  });
+
+  it("names the agent, its version and the session's model", async () => {
+    const { chat } = await weftChat(() => ({ text: "Hi." }));
+    await chat.waitFor(/^weft \d+\.\d+\.\d+\S* in \/\S+\. Ctrl-C cancels/m);
+    chat.type("hello\r");
+    await chat.waitFor(/you › hello\nsession sess_\w+ · model openai-compatible:fake-model\n[\s\S]*weft › Hi\.\n[\s\S]*you › $/);
     chat.type("\u0004");
     expect(await chat.exited).toBe(0);
   });

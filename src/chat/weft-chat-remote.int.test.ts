@@ -173,7 +173,8 @@ describe("weft chat --url, interactive", () => {
   it("chats with a remote agent over WebSocket in a terminal", async () => {
     const chat = new PtyProcess(`${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --cwd ${project} --url ${server.url("ws")}`, { env: { ...env, WEFT_TOKEN: TOKEN } });
     cleanup.push(() => chat.kill());
-    await chat.waitFor(/remote-test-agent in .*\n[\s\S]*you › $/);
+    // The header names the agent, its version and the server.
+    await chat.waitFor(new RegExp(`remote-test-agent 1\\.0\\.0 at ${server.url("ws").replace(/[.?]/g, "\\$&")} in .*\\n[\\s\\S]*you › $`));
     chat.type("hello there\r");
     await chat.waitFor(/remote-test-agent › You said: hello there\.\n[\s\S]*you › $/);
     chat.type("\u0004");

@@ -82,7 +82,7 @@ describe("weft chat with other agents and sessions", () => {
     const agent = `${process.execPath} --import ${import.meta.resolve("tsx")} ${fixturesDir}graph-agent.ts`;
     const chat = new PtyProcess(`${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --agent '${agent}' --cwd ${project}`, { env: { NO_COLOR: "1", XDG_STATE_HOME: project }, cwd: repoRoot });
     cleanup.push(() => chat.kill());
-    await chat.waitFor(/graph-agent in .*\n[\s\S]*you › $/);
+    await chat.waitFor(/graph-agent(?: \S+)? in .*\n[\s\S]*you › $/);
     chat.type("hello\r");
     await chat.waitFor(/plan\n\s+✓ Think\n\s+› Answer\n[\s\S]*⚙ list_dir README\.md \(search\)[\s\S]*✓ list_dir README\.md\ngraph-agent › Hello from a graph\.\nyou › $/);
     chat.type("\u0004");

@@ -43,7 +43,7 @@ export class PtyProcess {
 
   /** Resolves when the screen (see `screen`), from line `fromLine` on, matches `pattern`. */
   waitForScreen(pattern: RegExp, fromLine = 0, timeoutMs = 20_000): Promise<void> {
-    return this.until(() => pattern.test(this.screenFrom(fromLine)), () => `${pattern} on the screen. It shows:\n${this.screen}`, timeoutMs);
+    return this.until(() => pattern.test(this.screenFrom(fromLine)), () => `${pattern} on the screen. It shows:\n${this.screen}\n(as JSON: ${JSON.stringify(this.screen.slice(-300))})`, timeoutMs);
   }
 
   /** The screen's lines from `fromLine` on. */

@@ -20,8 +20,6 @@ export interface ChatInputOptions {
   /** Called with the whole history (newest first) whenever it changes. */
   onHistory?: ((history: string[]) => void) | undefined;
   completer?: Completer | undefined;
-  /** Called when a prompt is queued because chat is busy (a turn runs, or the session is not ready). */
-  onQueued: (text: string) => void;
   /** On a terminal: where what is typed while chat is busy is shown, below the output. */
   area?: PendingArea | undefined;
   /** How text is dimmed (hints, the label of the line being typed). */
@@ -269,6 +267,10 @@ export class ChatInput {
     const lines: string[] = [];
     const typed = this.readline.line;
     const typing = typed !== "" || this.draft.length > 0;
+    for (const text of this.queue) {
+      const [first, ...more] = text.split("\n");
+      lines.push(dim(`⧗ queued: ${first ?? ""}${more.length > 0 ? ` (+${more.length} more line${more.length > 1 ? "s" : ""})` : ""}`));
+    }
     if (this.question) {
       lines.push(`${this.question.text}${this.question.ready && !typing ? " › " : ""}`);
       if (typing) {
@@ -328,8 +330,31 @@ export class ChatInput {
     if (text.trim() === "") {
       return;
     }
+    // Shown below the output until its turn comes (refresh()), never in the middle of a reply.
     this.queue.push(text);
-    this.options.onQueued(text);
+    this.refresh();
+  }
+
+  /**
+   * Takes the queued prompts back into the prompt being written, to be edited or sent with Enter
+   * (a cancelled turn's queue is not sent on its own: it was written for a turn that did not finish).
+   */
+  unqueue(): void {
+    if (this.queue.length === 0) {
+      return;
+    }
+    const typed = this.options.terminal ? this.readline.line : "";
+    const lines = this.queue.splice(0).flatMap((text) => text.split("\n"));
+    if (typed !== "") {
+      // What was being typed stays the line being edited, below the queued ones.
+      this.draft.push(...lines);
+    } else {
+      const last = lines.pop() ?? "";
+      this.draft.push(...lines);
+      this.restoreLine(last);
+    }
+    this.readline.setPrompt(this.draft.length > 0 ? continuationPrompt : this.prompt);
+    this.refresh();
   }
 
   private continueDraft(): void {
