@@ -143,6 +143,42 @@ describe("weft chat input", () => {
     expect(await again.exited).toBe(0);
   });
 
+  it("keeps each prompt whole in the history, across runs: lines after a backslash or Alt+Enter are one entry, without the backslash", async () => {
+    const { chat, model, home, env, project } = await weftChat(() => ({ text: "Noted." }));
+    await chat.waitFor(/you › $/);
+    chat.type("first part\\\r");
+    await chat.waitFor(/… $/);
+    chat.type("second part\r");
+    await chat.waitFor(/Noted\.\n[\s\S]*you › $/);
+    const mark = chat.text.length;
+    chat.type("alt one\u001b\r");
+    await chat.waitFor(/alt one\n… $/, mark);
+    chat.type("alt two\r");
+    await chat.waitFor(/Noted\.\n[\s\S]*you › $/, mark);
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+    const [file] = readdirSync(join(home, "weft", "history"));
+    const entries = readFileSync(join(home, "weft", "history", file ?? ""), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as unknown);
+    expect(entries).toEqual(["first part\nsecond part", "alt one\nalt two"]);
+
+    // The next run recalls them whole with the up arrow, and sends a recalled one as one prompt.
+    const again = new PtyProcess(`${process.execPath} ${weft} chat --cwd ${project}`, { env, columns: 100 });
+    cleanup.push(() => again.kill());
+    await again.waitFor(/you › $/);
+    again.type("\u001b[A");
+    await again.waitForScreen(/\nyou › alt one\nalt two$/);
+    again.type("\u001b[A");
+    await again.waitForScreen(/\nyou › first part\nsecond part$/);
+    again.type("\r");
+    await again.waitFor(/Noted\.\n[\s\S]*you › $/);
+    expect(model.requests.map(lastUser)).toEqual(["first part\nsecond part", "alt one\nalt two", "first part\nsecond part"]);
+    again.type("\u0004");
+    expect(await again.exited).toBe(0);
+  });
+
   it("answers a permission with a single key, without Enter", async () => {
     const { chat, project } = await weftChat((request) =>
       request.messages.at(-1)?.role === "tool" ? { text: "Saved." } : { toolCalls: [{ name: "write_file", arguments: { path: "note.txt", content: "hi\n" }, id: "w" }] },

@@ -1,7 +1,7 @@
 // What the person types into `weft chat`, never lost: lines entered while a turn streams (or before
 // the session is ready) are shown below the output as they are typed, queued and handed out as the
 // next prompts; a paste, or a run of lines that arrive together, is one prompt; a trailing
-// backslash or Alt+Enter starts another line. A question asked by key takes only a key pressed on
+// backslash or Alt+Enter starts another line. The history holds whole prompts, one entry each. A question asked by key takes only a key pressed on
 // purpose: none while a line is being typed, none in its first moment on screen.
 
 import { createInterface, type Completer, type Interface, type Key } from "node:readline";
@@ -56,8 +56,14 @@ export class ChatInput {
   private question: { text: string; ready: boolean } | undefined;
   /** The edit line as it was before readline took the key being handled. */
   private before = { line: "", drafted: 0 };
+  /**
+   * The prompts sent, newest first, one entry per prompt however many lines it has. readline adds
+   * each line it reads to its own history; that is put back to this list after every line.
+   */
+  private history: string[];
 
   constructor(private readonly options: ChatInputOptions) {
+    this.history = [...(options.history ?? [])];
     this.echo = new SwitchableOutput(options.output);
     this.echo.muted = true;
     this.readline = createInterface({
@@ -69,12 +75,11 @@ export class ChatInput {
       removeHistoryDuplicates: true,
       ...(options.completer ? { completer: options.completer } : {}),
     });
-    this.readline.on("line", (line) => this.onLine(line));
+    this.readline.on("line", (line) => {
+      this.resetHistory();
+      this.onLine(line);
+    });
     this.readline.on("close", () => this.onClose());
-    if (options.onHistory) {
-      const onHistory = options.onHistory;
-      this.readline.on("history", (history: string[]) => onHistory(history));
-    }
     if (options.terminal) {
       // readline's own listener edits the line first; this one sees the line as it was.
       options.input.prependListener("keypress", () => {
@@ -208,7 +213,6 @@ export class ChatInput {
 
   private onLine(line: string): void {
     if (this.lineAnswer) {
-      this.forget(line);
       this.lineAnswer(line);
       return;
     }
@@ -281,8 +285,10 @@ export class ChatInput {
     if (typing) {
       this.draft.forEach((line, index) => lines.push(`${dim(index === 0 ? pendingPrompt : continuationPrompt)}${line}`));
       const label = this.draft.length === 0 ? pendingPrompt : continuationPrompt;
-      lines.push(`${dim(label)}${typed}`);
-      cursor = { line: lines.length - 1, column: visibleWidth(label) + visibleWidth(typed.slice(0, this.readline.cursor)) };
+      // A recalled prompt of several lines is one line here, its breaks shown as ↵.
+      const shown = (text: string) => text.replaceAll("\n", "↵");
+      lines.push(`${dim(label)}${shown(typed)}`);
+      cursor = { line: lines.length - 1, column: visibleWidth(label) + visibleWidth(shown(typed.slice(0, this.readline.cursor))) };
     }
     area.show(lines, cursor);
   }
@@ -321,6 +327,7 @@ export class ChatInput {
   }
 
   private submit(text: string): void {
+    this.remember(text);
     const waiting = this.waiting;
     if (waiting) {
       this.waiting = undefined;
@@ -370,15 +377,24 @@ export class ChatInput {
     this.readline.prompt(true);
   }
 
+  /** Adds a sent prompt to the history, whole (an earlier copy of it moves up), and saves it. */
+  private remember(text: string): void {
+    if (text.trim() === "") {
+      return;
+    }
+    this.history = [text, ...this.history.filter((entry) => entry !== text)].slice(0, 500);
+    this.resetHistory();
+    this.options.onHistory?.(this.history);
+  }
+
   /**
-   * Drops an answer (a form field, a permission) from the history readline just added it to, so
-   * the arrow keys recall prompts only. readline keeps its history on an undocumented field.
+   * Puts readline's history (an undocumented field it edits in place) back to the prompts sent:
+   * the lines of a prompt still being written, and answers to questions, are not entries of it.
    */
-  private forget(line: string): void {
+  private resetHistory(): void {
     const history = (this.readline as unknown as { history?: unknown }).history;
-    if (Array.isArray(history) && history[0] === line) {
-      history.shift();
-      this.readline.emit("history", history);
+    if (Array.isArray(history)) {
+      history.splice(0, history.length, ...this.history);
     }
   }
 
