@@ -32,6 +32,10 @@ export class UpdateRenderer {
   private readonly liveOutput = new Map<string, CommandOutput>();
   private readonly shownTerminals = new Set<string>();
   private usage: acp.UsageUpdate | undefined;
+  /** The message the section being written belongs to, when the agent says (a chunk's messageId). */
+  private messageId: string | undefined;
+  /** The compactions already told, by id, with the status told. */
+  private readonly compactions = new Map<string, string>();
 
   constructor(
     private readonly write: (text: string) => void,
@@ -52,7 +56,7 @@ export class UpdateRenderer {
   render(update: acp.SessionUpdate): void {
     switch (update.sessionUpdate) {
       case "agent_message_chunk":
-        this.enter("text", this.style.bold(this.style.cyan(`${this.agentName} › `)));
+        this.enter("text", this.style.bold(this.style.cyan(`${this.agentName} › `)), update.messageId);
         if (this.markdown) {
           this.writeMarkdown(this.blocks.push(blockText(update.content)));
         } else {
@@ -60,11 +64,12 @@ export class UpdateRenderer {
         }
         break;
       case "agent_thought_chunk":
-        this.enter("thought", this.style.dim("thinking › "));
+        this.enter("thought", this.style.dim("thinking › "), update.messageId);
         this.write(this.style.dim(blockText(update.content)));
         break;
       case "user_message_chunk":
-        this.enter("user", this.style.bold("you › "));
+        // Two prompts in a row (a replayed /compact and the next) are two lines, not one.
+        this.enter("user", this.style.bold("you › "), update.messageId);
         this.write(blockText(update.content));
         break;
       case "tool_call": {
@@ -94,6 +99,21 @@ export class UpdateRenderer {
       case "usage_update":
         this.usage = update;
         break;
+      case "compaction_update": {
+        // One line for each change of a compaction's status: the person sees /compact work.
+        if (this.compactions.get(update.compactionId) === update.status) {
+          break;
+        }
+        this.compactions.set(update.compactionId, update.status);
+        this.breakLine();
+        const told: Record<string, string> = {
+          in_progress: this.style.dim("  ⋯ summarising the conversation…"),
+          completed: `  ${this.style.green("✓")} ${this.style.dim("conversation summarised: the model reads the summary from the next prompt on")}`,
+          cancelled: this.style.dim("  (summary cancelled)"),
+        };
+        this.write(`${told[update.status] ?? `  ${this.style.red("✗")} could not summarise the conversation${update.error ? `: ${update.error}` : ""}`}\n`);
+        break;
+      }
       default:
         break;
     }
@@ -146,13 +166,15 @@ export class UpdateRenderer {
     };
   }
 
-  private enter(section: Section, label: string): void {
-    if (this.section !== section) {
+  private enter(section: Section, label: string, messageId?: string | null): void {
+    const newMessage = messageId != null && this.messageId !== undefined && messageId !== this.messageId;
+    if (this.section !== section || newMessage) {
       this.breakLine();
       this.write(label);
       this.section = section;
       this.blocksWritten = 0;
     }
+    this.messageId = messageId ?? undefined;
   }
 
   private writeMarkdown(markdown: string): void {

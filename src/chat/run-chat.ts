@@ -20,6 +20,7 @@ import { markdownFor } from "./markdown.js";
 import { type Style, terminalStyle, UpdateRenderer } from "./render-updates.js";
 import { sessionListLines } from "./session-list.js";
 import { sessionModel } from "./session-model.js";
+import { wrapWords } from "./wrap-words.js";
 import { Spinner } from "./spinner.js";
 import { isUnknownSession, unknownSessionMessage } from "./unknown-session.js";
 
@@ -57,6 +58,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
     }
   };
   const renderer = new UpdateRenderer(write, style);
+  /** The terminal's width now, for chat's own text to wrap at. */
+  const columns = () => (tty ? (options.output as { columns?: number | undefined }).columns || undefined : undefined);
   const markdown = markdownFor(options.output); // output hook: loads while the agent starts
   const spinner = new Spinner(write, tty);
   const files = new LocalFiles(options.cwd);
@@ -152,7 +155,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
 
   const initialize: acp.InitializeRequest = {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, elicitation: { form: {} } },
+    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, elicitation: { form: {} }, session: { compaction: {} } },
     clientInfo: { name: "weft-chat", title: "weft chat", version: options.version },
   };
   try {
@@ -225,7 +228,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       sessionId = options.resume;
       opening = Promise.resolve(sessionId);
       // The header first, then the conversation as the agent replays it.
-      write(style.dim(`${header} (session ${sessionId}). ${keys}\n`));
+      write(style.dim(`${wrapWords(`${header} (session ${sessionId}). ${keys}`, columns())}\n`));
       let loaded: acp.LoadSessionResponse;
       try {
         loaded = await connection.agent.request(acp.methods.agent.session.load, { sessionId, cwd: options.cwd, mcpServers: [] });
@@ -244,7 +247,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
         write(style.dim(`model ${model}\n`));
       }
     } else {
-      write(style.dim(`${header}. ${keys}\n`));
+      write(style.dim(`${wrapWords(`${header}. ${keys}`, columns())}\n`));
     }
 
     input.readline.on("SIGINT", () => {
@@ -259,6 +262,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     const context = {
       write,
       style,
+      columns,
       agentCommands: () => agentCommands,
       surface: () => ({ modes, configOptions }),
       listSessions,

@@ -346,6 +346,105 @@ describe("weft chat's commands and forms", () => {
     expect(model.requests).toHaveLength(0);
   });
 
+  it("shows a form field's description and limits, and asks again when an answer breaks them", async () => {
+    const project = temporary("weft-chat-");
+    const agent = `${process.execPath} --import ${import.meta.resolve("tsx")} ${fixturesDir}graph-agent.ts`;
+    const chat = new PtyProcess(`${process.execPath} ${weft} chat --agent '${agent}' --cwd ${project}`, { env: { NO_COLOR: "1", XDG_STATE_HOME: temporary("weft-home-") }, cwd: repoRoot, columns: 120 });
+    cleanup.push(() => chat.kill());
+    await chat.waitFor(/you › $/);
+    chat.type("details please\r");
+    await chat.waitForScreen(/\? About you[^\n]*\n {6}What to call you\. \(2 to 12 characters; matching \^\[A-Za-z\]\+\$\)\n {4}Name:$/);
+    chat.type("A\r");
+    await chat.waitForScreen(/Enter 2 to 12 characters\.\n {4}Name:$/);
+    chat.type("Ada\r");
+    await chat.waitForScreen(/\n {6}In whole years\. \(1 to 130\)\n {4}Age \(integer\):$/);
+    chat.type("200\r");
+    await chat.waitForScreen(/Enter 1 to 130\.\n {4}Age \(integer\):$/);
+    chat.type("36\r");
+    await chat.waitForScreen(/\n {6}\(format: email\)\n {4}Email \(optional\):$/);
+    chat.type("\r");
+    await chat.waitFor(/graph-agent › Hello Ada, 36\.\n[\s\S]*you › $/);
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+  });
+
+  it("wraps its header and /help between words, lists each command once, and names a model once in /model", async () => {
+    const { chat } = await weftChat(() => ({ text: "Hi." }), "", 60);
+    await chat.waitFor(/you › $/);
+    const header = chat.screen.split("\nyou ›")[0] ?? "";
+    // A first prompt opens the session, and with it come the agent's commands.
+    chat.type("hello\r");
+    await chat.waitFor(/weft › Hi\.\n[\s\S]*you › $/);
+    for (const line of header.split("\n")) {
+      expect(line.length).toBeLessThanOrEqual(60);
+    }
+    // Joined again at its breaks, the header reads as written: no word was cut.
+    expect(header.replaceAll("\n", " ")).toMatch(/^weft \S+ in \/\S+\. Ctrl-C cancels a turn; Ctrl-C twice or Ctrl-D leaves; \/help lists commands\.$/);
+
+    let mark = chat.screenLines - 1;
+    chat.type("/help\r");
+    await chat.waitForScreen(/are queued\.\nyou ›$/, mark);
+    const help = chat.screenFrom(mark);
+    expect(help.replace(/\n\s*/g, " ")).toContain("End a line with \\ (or press Alt+Enter) to go on to a new line; lines typed while the agent works are queued.");
+    // weft's agent offers /help, /mode and /model too: chat answers them, and lists them once.
+    expect(help.match(/\/help /g)).toHaveLength(1);
+    expect(help.match(/\/model /g)).toHaveLength(1);
+    expect(help).toMatch(/\/compact/);
+
+    mark = chat.screenLines - 1;
+    chat.type("/model\r");
+    await chat.waitForScreen(/● openai-compatible:fake-model[^\n]*\nyou ›$/, mark);
+    expect(chat.screenFrom(mark).match(/fake-model/g)).toHaveLength(1);
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+  });
+
+  it("says what /compact did, and a replay shows it and the next prompt on lines of their own", async () => {
+    const { chat, env, project } = await weftChat(
+      (request) =>
+        typeof request.messages[0]?.content === "string" && request.messages[0].content.startsWith("You condense")
+          ? { text: "The person said hello." }
+          : { text: lastUser(request).includes("please go on") ? "Going on." : "Hi." },
+      "",
+      100,
+    );
+    await chat.waitFor(/you › $/);
+    chat.type("hello\r");
+    await chat.waitFor(/weft › Hi\.\n[\s\S]*you › $/);
+    const mark = chat.screenLines - 1;
+    chat.type("/compact\r");
+    await chat.waitForScreen(/you › \/compact\n {2}⋯ summarising the conversation…\n {2}✓ conversation summarised[^\n]*\n(?:.*tokens.*\n)?you ›$/, mark);
+    chat.type("please go on\r");
+    await chat.waitFor(/weft › Going on\.\n[\s\S]*you › $/);
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+    const sessionId = /--resume (sess_\w+)/.exec(chat.text)?.[1];
+    expect(sessionId).toBeDefined();
+    const resumed = new PtyProcess(`${process.execPath} ${weft} chat --cwd ${project} --resume ${sessionId}`, { env, columns: 100 });
+    cleanup.push(() => resumed.kill());
+    await resumed.waitForScreen(/\nyou › \/compact\nyou › please go on\nweft › Going on\.\n[\s\S]*you ›$/);
+    resumed.type("\u0004");
+    expect(await resumed.exited).toBe(0);
+  });
+
+  it("shows ask_user's choices once, as the form's pick list", async () => {
+    const { chat, model } = await weftChat((request) =>
+      request.messages.at(-1)?.role === "tool"
+        ? { text: "Thanks." }
+        : { toolCalls: [{ name: "ask_user", arguments: { question: "Which parser?", choices: ["peg", "lalr"] }, id: "q" }] },
+    "", 120);
+    await chat.waitFor(/you › $/);
+    const mark = chat.screenLines - 1;
+    chat.type("pick one\r");
+    await chat.waitForScreen(/\? Which parser\?[^\n]*\n {4}Answer \(1\) peg {2}2\) lalr\):$/, mark);
+    expect(chat.screenFrom(mark).match(/lalr/g)).toHaveLength(1);
+    chat.type("2\r");
+    await chat.waitFor(/weft › Thanks\.\n[\s\S]*you › $/);
+    expect(JSON.stringify(model.requests.at(-1)?.messages)).toContain("The person answered: lalr");
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+  });
+
   it("asks a form from the agent field by field", async () => {
     const project = temporary("weft-chat-");
     const agent = `${process.execPath} --import ${import.meta.resolve("tsx")} ${fixturesDir}graph-agent.ts`;

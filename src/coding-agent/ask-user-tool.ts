@@ -43,7 +43,9 @@ export const askUserTool = defineTool({
   }),
   title: ({ question }) => `Question: ${question.length > 60 ? `${question.slice(0, 59)}…` : question}`,
   execute: ({ question, choices }, context) => {
-    const asked = choices?.length ? `${question}\n\nChoices: ${choices.join(", ")}` : question;
+    // The choices go beside the question, not into it: a form lists them as its pick list, and a
+    // question asked in words adds them as a line of its own (questions.ts).
+    const asked = choices?.length ? { question, choices: [...choices] } : question;
     const answer = context.ask<FormAnswer | string>(asked, { schema: answerSchema(choices) });
     return describeAnswer(answer);
   },

@@ -18,6 +18,11 @@ export async function askForm(schema: acp.ElicitationSchema, message: string, as
   const content: Record<string, Value> = {};
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     const field = describeField(name, property);
+    // What the field is for and what it takes, above its question.
+    const about = [field.description, field.limits].filter((part) => part !== "").join(" ");
+    if (about !== "") {
+      write(style.dim(`      ${about}\n`));
+    }
     for (;;) {
       const answer = await ask(`    ${field.label}${required.has(name) ? "" : style.dim(" (optional)")}: `);
       if (answer === undefined || answer.trim() === "/cancel") {
@@ -51,13 +56,78 @@ export async function askForm(schema: acp.ElicitationSchema, message: string, as
 
 interface Field {
   label: string;
+  /** The schema's description of the field ("" when it has none). */
+  description: string;
+  /** Its limits in words, in brackets: lengths, bounds, a pattern or format ("" when none). */
+  limits: string;
   fallback: Value | undefined;
   parse(text: string): Value | { problem: string };
 }
 
-/** How one property is asked and read back. */
+/** How one property is asked and read back: its question, and the answer checked against its limits. */
 function describeField(name: string, property: acp.ElicitationPropertySchema): Field {
   const schema = property as Record<string, unknown>;
+  const base = askedField(name, schema);
+  const limits = limitsOf(schema);
+  return {
+    ...base,
+    description: typeof schema.description === "string" ? schema.description.trim() : "",
+    limits: limits.words.length > 0 ? `(${limits.words.join("; ")})` : "",
+    parse: (text) => {
+      const value = base.parse(text);
+      if (typeof value === "object" && value !== null && "problem" in value) {
+        return value;
+      }
+      const problem = limits.check(value);
+      return problem === undefined ? value : { problem };
+    },
+  };
+}
+
+/** A field's limits, in words and as a check of an answer (undefined when it keeps to them). */
+function limitsOf(schema: Record<string, unknown>): { words: string[]; check(value: Value): string | undefined } {
+  const number = (key: string) => (typeof schema[key] === "number" ? (schema[key] as number) : undefined);
+  const words: string[] = [];
+  const checks: Array<(value: Value) => string | undefined> = [];
+  const range = (least: number | undefined, most: number | undefined, unit: string) => {
+    if (least !== undefined && most !== undefined) {
+      return least === most ? `exactly ${least}${unit}` : `${least} to ${most}${unit}`;
+    }
+    return least !== undefined ? `at least ${least}${unit}` : most !== undefined ? `at most ${most}${unit}` : undefined;
+  };
+  const bounded = (least: number | undefined, most: number | undefined, unit: string, measure: (value: Value) => number | undefined) => {
+    const said = range(least, most, unit);
+    if (said === undefined) {
+      return;
+    }
+    words.push(said);
+    checks.push((value) => {
+      const size = measure(value);
+      return size !== undefined && ((least !== undefined && size < least) || (most !== undefined && size > most)) ? `Enter ${said}.` : undefined;
+    });
+  };
+  bounded(number("minLength"), number("maxLength"), " characters", (value) => (typeof value === "string" ? [...value].length : undefined));
+  bounded(number("minimum"), number("maximum"), "", (value) => (typeof value === "number" ? value : undefined));
+  bounded(number("minItems"), number("maxItems"), " choices", (value) => (Array.isArray(value) ? value.length : undefined));
+  if (typeof schema.pattern === "string") {
+    const pattern = schema.pattern;
+    words.push(`matching ${pattern}`);
+    checks.push((value) => {
+      try {
+        return typeof value === "string" && !new RegExp(pattern, "u").test(value) ? `Enter text matching ${pattern}.` : undefined;
+      } catch {
+        return undefined; // a pattern JavaScript cannot read: the agent checks it
+      }
+    });
+  }
+  if (typeof schema.format === "string") {
+    words.push(`format: ${schema.format}`);
+  }
+  return { words, check: (value) => checks.map((check) => check(value)).find((problem) => problem !== undefined) };
+}
+
+/** How one property is asked and read back, as its type says. */
+function askedField(name: string, schema: Record<string, unknown>): Omit<Field, "description" | "limits"> {
   const title = typeof schema.title === "string" ? schema.title : name;
   const fallback = isValue(schema.default) ? schema.default : undefined;
   const suffix = fallback === undefined ? "" : ` [${String(fallback)}]`;

@@ -4,11 +4,14 @@
 import type * as acp from "@agentclientprotocol/sdk";
 
 import type { Style } from "../render-updates.js";
+import { wrapWords } from "../wrap-words.js";
 
 /** What a local command can see and do; the session is made on first need. */
 export interface LocalCommandContext {
   write(text: string): void;
   style: Style;
+  /** The terminal's width, to wrap at; undefined when it is not a terminal. */
+  columns(): number | undefined;
   /** The agent's own commands, from its last `available_commands_update`. */
   agentCommands(): readonly acp.AvailableCommand[];
   /** The session's modes and config options as last reported, once a session exists. */
@@ -22,6 +25,15 @@ export interface LocalCommandContext {
 
 export const localCommandNames = ["help", "quit", "sessions", "mode", "model"] as const;
 
+/** What /help says of chat's own commands. */
+const chatCommands: ReadonlyArray<readonly [string, string]> = [
+  ["/help", "this list"],
+  ["/quit", "leave (also Ctrl-D)"],
+  ["/sessions", "the agent's sessions in this directory"],
+  ["/mode [id]", "show or set the session's mode"],
+  ["/model [value]", "show or set the session's model"],
+];
+
 /** Handles `line` if it is a local command: "quit" to leave, "handled", or "agent" to send it on. */
 export async function runLocalCommand(line: string, context: LocalCommandContext): Promise<"quit" | "handled" | "agent"> {
   const match = /^\/(\w[\w-]*)\s*(.*)$/s.exec(line.trim());
@@ -33,16 +45,23 @@ export async function runLocalCommand(line: string, context: LocalCommandContext
     case "exit":
       return "quit";
     case "help": {
-      write(`${style.bold("chat's commands")}\n`);
-      write("  /help           this list\n  /quit           leave (also Ctrl-D)\n  /sessions       the agent's sessions in this directory\n  /mode [id]      show or set the session's mode\n  /model [value]  show or set the session's model\n");
-      const commands = context.agentCommands();
+      // Lines wrap between words; a command's description goes on under itself.
+      const line = (text: string, indent = "") => `${wrapWords(text, context.columns(), indent)}\n`;
+      const hanging = " ".repeat(18);
+      write(line(style.bold("chat's commands")));
+      for (const [usage, what] of chatCommands) {
+        write(line(`  ${usage.padEnd(15)} ${what}`, hanging));
+      }
+      // The agent's commands that chat answers itself (its /help, /mode, /model) are not listed again.
+      const shadowed = new Set<string>([...localCommandNames, "exit"]);
+      const commands = context.agentCommands().filter((command) => !shadowed.has(command.name));
       if (commands.length > 0) {
-        write(`${style.bold("the agent's commands")} ${style.dim("(sent to the agent)")}\n`);
+        write(line(`${style.bold("the agent's commands")} ${style.dim("(sent to the agent)")}`));
         for (const command of commands) {
-          write(`  /${command.name.padEnd(14)} ${style.dim(command.description)}\n`);
+          write(line(`  /${command.name.padEnd(14)} ${style.dim(command.description)}`, hanging));
         }
       }
-      write(style.dim("End a line with \\ (or press Alt+Enter) to go on to a new line; lines typed while the agent works are queued.\n"));
+      write(line(style.dim("End a line with \\ (or press Alt+Enter) to go on to a new line; lines typed while the agent works are queued.")));
       return "handled";
     }
     case "sessions": {
@@ -84,7 +103,7 @@ async function modeCommand(argument: string, context: LocalCommandContext): Prom
   }
   if (argument === "") {
     for (const mode of modes.availableModes) {
-      write(`  ${mode.id === modes.currentModeId ? "●" : " "} ${mode.id.padEnd(14)} ${style.dim(mode.description ?? mode.name)}\n`);
+      write(choiceLine(mode.id === modes.currentModeId, mode.id, mode.name, mode.description, context));
     }
     return;
   }
@@ -115,7 +134,7 @@ async function selectCommand(option: acp.SessionConfigOption, argument: string, 
   const values = option.options.flatMap((entry) => ("options" in entry ? entry.options : [entry]));
   if (argument === "") {
     for (const value of values) {
-      write(`  ${value.value === option.currentValue ? "●" : " "} ${value.value.padEnd(14)} ${style.dim(value.description ?? value.name)}\n`);
+      write(choiceLine(value.value === option.currentValue, value.value, value.name, value.description, context));
     }
     return;
   }
@@ -126,4 +145,14 @@ async function selectCommand(option: acp.SessionConfigOption, argument: string, 
   }
   await context.setConfigOption(option.id, chosen.value);
   write(style.dim(`${option.name}: ${chosen.name}.\n`));
+}
+
+/**
+ * One choice of /mode or /model: its id, and its description, or else its name where the name is
+ * not the id again (a model named by its id is not shown twice).
+ */
+function choiceLine(current: boolean, id: string, name: string, description: string | null | undefined, context: LocalCommandContext): string {
+  const about = description || (name !== id ? name : "");
+  const text = about === "" ? `  ${current ? "●" : " "} ${id}` : `  ${current ? "●" : " "} ${id.padEnd(14)} ${context.style.dim(about)}`;
+  return `${wrapWords(text, context.columns(), " ".repeat(19))}\n`;
 }

@@ -12,8 +12,19 @@ import type { FormOutcome } from "./elicitation.js";
 import { formSchema } from "./form-schema.js";
 import { SecretInFormError } from "./secret-in-form-error.js";
 
-/** The words to show for a question, whatever shape its value has. */
+/**
+ * The words to show for a question asked in words, whatever shape its value has; a value with
+ * `choices` (a list of strings) beside its question ends with them.
+ */
 export function questionText(interrupt: ProtocolInterrupt): string {
+  const text = formMessage(interrupt);
+  const value = isToolQuestion(interrupt.value) ? interrupt.value.question : interrupt.value;
+  const choices = value && typeof value === "object" && !Array.isArray(value) ? value.choices : undefined;
+  return Array.isArray(choices) && choices.length > 0 && choices.every((choice) => typeof choice === "string") ? `${text}\n\nChoices: ${choices.join(", ")}` : text;
+}
+
+/** The question itself, as a form's message: a form lists any choices in its own fields. */
+function formMessage(interrupt: ProtocolInterrupt): string {
   // A tool's question is the question it asked, not the wrapper that names the tool.
   const value = isToolQuestion(interrupt.value) ? interrupt.value.question : interrupt.value;
   if (typeof value === "string") {
@@ -53,7 +64,7 @@ export function planQuestion(interrupt: ProtocolInterrupt, showsForms: boolean):
   if ("refused" in result) {
     return result.refused === "secret" ? { how: "refused", error: new SecretInFormError(interrupt.id, result.field, result.reason) } : { how: "words" };
   }
-  return showsForms ? { how: "form", form: result.form, message: questionText(interrupt) } : { how: "words" };
+  return showsForms ? { how: "form", form: result.form, message: formMessage(interrupt) } : { how: "words" };
 }
 
 /** The graph's id of the tool call that asked, when a tool did. */
