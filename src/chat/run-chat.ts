@@ -19,6 +19,7 @@ import { LocalTerminals } from "./local-terminals.js";
 import { markdownFor } from "./markdown.js";
 import { type Style, terminalStyle, UpdateRenderer } from "./render-updates.js";
 import { sessionListLines } from "./session-list.js";
+import { SeenUpdates } from "./seen-updates.js";
 import { sessionModel } from "./session-model.js";
 import { wrapWords } from "./wrap-words.js";
 import { Spinner } from "./spinner.js";
@@ -104,14 +105,19 @@ export async function runChat(options: ChatOptions): Promise<number> {
     },
   });
   chat.input = input;
+  // What was shown as it came, and a reconnect's replay, from which the rest of a cut turn is shown.
+  const seen = new SeenUpdates();
+  let replayed: acp.SessionUpdate[] = [];
   // The agent's updates and questions; its fs/* and terminal/* requests go to answerLocally().
   const app = acp
     .client({ name: "weft-chat" })
     .onNotification(acp.methods.client.session.update, ({ params }) => {
       remember(params.update);
       if (connection.reloading) {
-        return; // a reconnect's replay of what the person has seen
+        replayed.push(params.update); // a reconnect's replay: mostly what the person has seen
+        return;
       }
+      seen.note(params.update);
       spinner.stop();
       renderer.render(params.update);
     })
@@ -289,8 +295,15 @@ export async function runChat(options: ChatOptions): Promise<number> {
       }
       for (let attempt = 1; ; attempt++) {
         try {
+          replayed = [];
           await connection.reconnect(initialize, sessionId === undefined ? undefined : { sessionId, cwd: options.cwd });
           write(style.dim(`(reconnected${sessionId === undefined ? "" : `; session ${sessionId} reloaded`})\n`));
+          // The turn the drop cut off, as the server carried it on: what the person has not seen of it.
+          for (const update of seen.restOfLastTurn(replayed)) {
+            renderer.render(update);
+          }
+          replayed = [];
+          renderer.breakLine();
           return true;
         } catch (error) {
           if (attempt === 3) {
