@@ -166,12 +166,13 @@ describe("serveAcp in process", () => {
     const sessionId = await agent.newSession();
     await agent.prompt(sessionId, "first");
     await agent.prompt(sessionId, "second");
+    // createAgent() gives the reused id one of its own (call_1_2), so the session never sees it twice.
     const announced = agent.updatesOf(sessionId).flatMap((update) => (update.sessionUpdate === "tool_call" ? [update.toolCallId] : []));
-    expect(announced).toEqual(["call_1", "call_1~2"]);
+    expect(announced).toEqual(["call_1", "call_1_2"]);
     const before = agent.updates.length;
     await agent.client.request(acp.methods.agent.session.load, { sessionId, cwd: "/tmp", mcpServers: [] });
     const replayed = agent.updates.slice(before).flatMap((notification) => (notification.update.sessionUpdate === "tool_call" ? [notification.update.toolCallId] : []));
-    expect(replayed).toEqual(["call_1", "call_1~2"]);
+    expect(replayed).toEqual(["call_1", "call_1_2"]);
   });
 
   it("holds the editor's lines to lineLimits and reads on after a line over them", async () => {
