@@ -13,6 +13,7 @@ import { chooseCut, type Compaction, compactedView, coveredCount, dropOldest, su
 import { type ContextMeasure, estimatePrompt } from "./context-window.js";
 import { toModelPrompt } from "./model-prompt.js";
 import { DEFAULT_SUMMARY_INSTRUCTIONS, summarizeConversation } from "./summarize-conversation.js";
+import { errorMessage } from "../errors/error-message.js";
 
 /** The share of the prompt limit that recent messages may keep as they are when older ones are summarised. */
 const KEEP_SHARE = 0.4;
@@ -136,7 +137,7 @@ async function compact(request: FitRequest, before: Compaction | null): Promise<
       emit({ type: "compaction", compactionId, status: "cancelled" });
       throw error;
     }
-    emit({ type: "compaction", compactionId, status: "failed", error: error instanceof Error ? error.message : String(error) });
+    emit({ type: "compaction", compactionId, status: "failed", error: errorMessage(error) });
     return before;
   }
 }

@@ -2,6 +2,8 @@
 // transports report an HTTP status (an error with `status`, or ws's "Unexpected server response"),
 // a network error code (on the error or its `cause`, as fetch wraps it), or a WebSocket close.
 
+import { errorMessage } from "../errors/error-message.js";
+
 /** Certificate problems, as Node's TLS reports them. */
 const CERTIFICATE_CODES = new Set([
   "CERT_HAS_EXPIRED",
@@ -102,7 +104,7 @@ function detail(error: unknown): string {
 
 /** The error's message, with its cause's ("fetch failed" says little on its own). */
 function messageOf(error: unknown): string {
-  const message = (error instanceof Error ? error.message : String(error)).replace(/\.$/, "");
+  const message = errorMessage(error).replace(/\.$/, "");
   const cause = error instanceof Error && error.cause instanceof Error ? messageOf(error.cause) : "";
   return cause === "" || message.includes(cause) ? message : `${message} (${cause})`;
 }

@@ -24,6 +24,7 @@ import { sessionModel } from "./session-model.js";
 import { wrapWords } from "./wrap-words.js";
 import { Spinner } from "./spinner.js";
 import { isUnknownSession, unknownSessionMessage } from "./unknown-session.js";
+import { errorMessage } from "../errors/error-message.js";
 
 export interface ChatOptions {
   /** The agent: a command to start, or a remote server's URL. */
@@ -147,7 +148,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
   } catch (error) {
     input.close();
     terminals.dispose();
-    write(`weft chat: ${error instanceof Error ? error.message : String(error)}\n`);
+    write(`weft chat: ${errorMessage(error)}\n`);
     return 2;
   }
 
@@ -307,7 +308,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
           return true;
         } catch (error) {
           if (attempt === 3) {
-            write(style.red(`weft chat: could not reconnect: ${error instanceof Error ? error.message : String(error)}\n`));
+            write(style.red(`weft chat: could not reconnect: ${errorMessage(error)}\n`));
             return false;
           }
           await delay(attempt * 1_000);
@@ -356,7 +357,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
           }
           continue;
         }
-        write(style.red(`${error instanceof Error ? error.message : String(error)}\n`));
+        write(style.red(`${errorMessage(error)}\n`));
         if (connection.gone) {
           return await leave(1);
         }
@@ -371,7 +372,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     return await leave(0);
   } catch (error) {
     spinner.stop();
-    let message = error instanceof Error ? error.message : String(error);
+    let message = errorMessage(error);
     if (connection.gone || (await Promise.race([connection.ended.then(() => true), delay(500).then(() => false)]))) {
       // The agent went away: say how (with the end of what it wrote to stderr, or why the
       // connection failed).

@@ -19,6 +19,7 @@ import { EXIT_CODES, exitCodeOf } from "./prompt-exit-codes.js";
 import { terminalStyle, UpdateRenderer } from "./render-updates.js";
 import { shellWord } from "./shell-word.js";
 import { isUnknownSession, unknownSessionMessage } from "./unknown-session.js";
+import { errorMessage } from "../errors/error-message.js";
 
 /** Which session the run carries on, if any: one by id, by the name a run gave it, or the last here. */
 export type CarryOn = { sessionId: string } | { name: string } | { last: true };
@@ -75,7 +76,7 @@ export async function runPrompt(options: PromptRunOptions): Promise<number> {
   try {
     link = await openAgentLink(options.agent, { cwd: options.cwd, env: options.env, ...(json ? { fromAgent: printLine, toAgent: printLine } : {}) });
   } catch (error) {
-    say(error instanceof Error ? error.message : String(error));
+    say(errorMessage(error));
     return EXIT_CODES.agentFailed;
   }
   const color = Boolean(options.output.isTTY) && !(options.env ?? process.env).NO_COLOR;
@@ -220,7 +221,7 @@ export async function runPrompt(options: PromptRunOptions): Promise<number> {
     }
     // A request can fail on the closed connection a moment before the exit is seen.
     const gone = link.gone || (await Promise.race([link.ended.then(() => true), delay(500).then(() => false)]));
-    say(gone ? await link.ended : error instanceof Error ? error.message : String(error));
+    say(gone ? await link.ended : errorMessage(error));
     code = EXIT_CODES.agentFailed;
   }
   process.off("SIGINT", interrupt);

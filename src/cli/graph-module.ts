@@ -14,6 +14,7 @@ import type { Logger } from "../types/logger.js";
 import type { Message } from "../types/messages.js";
 import type { Store } from "../types/store.js";
 import { UsageError } from "./usage-error.js";
+import { errorMessage } from "../errors/error-message.js";
 
 /**
  * What a factory export is called with: the command's session store (`--sessions`), so the graph
@@ -248,5 +249,5 @@ function describe(value: unknown): string {
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

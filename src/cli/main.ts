@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 
 import { UsageError } from "./config.js";
+import { errorMessage } from "../errors/error-message.js";
 
 const HELP = `weft: AI agents as graphs, served to code editors over the Agent Client Protocol (ACP).
 
@@ -188,7 +189,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`weft: ${(error as Error).message.replace(/\.$/, "")}. Run weft --help for the options.\n`);
       return 2;
     }
-    process.stderr.write(`weft: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`weft: ${errorMessage(error)}\n`);
     return 1;
   }
 }

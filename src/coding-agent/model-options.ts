@@ -21,6 +21,7 @@ import type { AcpConfigChoice, AcpConfigOption } from "../protocols/acp/config-o
 import type { AcpUsageOptions } from "../protocols/acp/usage.js";
 import { silentLogger, type Logger } from "../types/logger.js";
 import { choiceId, qualifiedChoiceId, serverOf } from "./model-choice-id.js";
+import { errorMessage } from "../errors/error-message.js";
 
 /** One model a person can pick, as their config file or environment gives it. */
 export interface ModelChoice {
@@ -224,7 +225,7 @@ export class ModelCatalog {
         try {
           return { server, list, models: await serverModelList(server.baseURL, { apiKey: readKey(server), timeoutMs: this.listTimeoutMs }), reached: true };
         } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
+          const message = errorMessage(error);
           if (list) {
             this.listFailed = true;
             this.logger.warn("A model server's list of models is left out", { error: message });
@@ -287,7 +288,7 @@ export class ModelCatalog {
         this.serverWindows.set(`${provider}:${id}`, size);
       }
     } catch (error) {
-      this.logger.debug("A model server's context windows could not be had", { error: error instanceof Error ? error.message : String(error) });
+      this.logger.debug("A model server's context windows could not be had", { error: errorMessage(error) });
     }
   }
 }

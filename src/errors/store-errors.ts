@@ -1,6 +1,7 @@
 // Errors a store raises for requests no driver can honour.
 
 import { hasMarker, WeftError } from "./weft-error.js";
+import { errorMessage } from "./error-message.js";
 
 const invalidNamespaceErrorMarker = Symbol.for("weft.error.InvalidNamespaceError");
 
@@ -64,5 +65,5 @@ export class StoreBusyError extends WeftError {
 }
 
 function describeCause(cause: unknown): string {
-  return cause instanceof Error ? cause.message : String(cause);
+  return errorMessage(cause);
 }

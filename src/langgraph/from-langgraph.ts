@@ -25,6 +25,7 @@ import { type BreakpointStop, defaultResumeValue, type PendingInterrupt, pending
 import { fromLangChain, jsonCopy, toLangChain } from "./messages.js";
 import { StreamMapper } from "./stream-mapper.js";
 import { howToAnswer } from "./typed-answer.js";
+import { errorMessage } from "../errors/error-message.js";
 
 /**
  * What fromLangGraph() takes: a compiled StateGraph, or a createAgent() agent. Loosely typed, so
@@ -515,7 +516,7 @@ function refusedAnswerIssues(error: unknown): string | undefined {
     }
     current = (current as { cause?: unknown }).cause;
   }
-  return marked ? (error instanceof Error ? error.message : String(error)) : undefined;
+  return marked ? errorMessage(error) : undefined;
 }
 
 /** LangGraph's mark on an error thrown because a resume value did not fit its interrupt's schema. */

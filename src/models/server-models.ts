@@ -4,6 +4,7 @@
 // `context_length`, llama.cpp's `meta.n_ctx`).
 
 import { WeftError } from "../errors/weft-error.js";
+import { errorMessage } from "../errors/error-message.js";
 
 /** How long a listing may take by default: it is a nicety, never worth a person's wait. */
 export const SERVER_MODELS_TIMEOUT_MS = 3_000;
@@ -41,7 +42,7 @@ export async function serverModelList(baseURL: string, options: ServerModelsOpti
   try {
     response = await fetch(url, { headers, signal: AbortSignal.timeout(options.timeoutMs ?? SERVER_MODELS_TIMEOUT_MS) });
   } catch (error) {
-    const reason = error instanceof Error && error.name === "TimeoutError" ? "no answer in time" : error instanceof Error ? error.message : String(error);
+    const reason = error instanceof Error && error.name === "TimeoutError" ? "no answer in time" : errorMessage(error);
     throw new WeftError("model_list_failed", `Could not list the models of ${url}: ${reason}.`, { cause: error });
   }
   if (!response.ok) {

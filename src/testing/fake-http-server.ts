@@ -7,6 +7,7 @@ import type { AddressInfo, Socket } from "node:net";
 
 import { SIDE_CALL_HEADER } from "../models/side-call-header.js";
 import type { FakeReply, FakeScriptFor } from "./fake-reply.js";
+import { errorMessage } from "../errors/error-message.js";
 
 /** Options every fake model server takes. */
 export interface FakeModelOptions {
@@ -145,7 +146,7 @@ export abstract class FakeHttpServer<Request> {
       parsed = this.read(body);
     } catch (error) {
       // What a real API does with a body it cannot make sense of.
-      this.answerError(response, 400, error instanceof Error ? error.message : String(error));
+      this.answerError(response, 400, errorMessage(error));
       return;
     }
     const side = request.headers[SIDE_CALL_HEADER] !== undefined;
@@ -162,7 +163,7 @@ export abstract class FakeHttpServer<Request> {
     try {
       reply = typeof script === "function" ? await script(parsed, index) : script[index];
     } catch (error) {
-      reply = { status: 500, error: error instanceof Error ? error.message : String(error) };
+      reply = { status: 500, error: errorMessage(error) };
     }
     reply ??= { status: 500, error: `The fake model server has no ${side ? "side call " : ""}reply number ${index + 1}.` };
     if (reply.neverAnswer) {

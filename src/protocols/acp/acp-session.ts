@@ -24,6 +24,7 @@ import { ended as endedWith, failed, type TurnEnd } from "./turn-end.js";
 import { TurnQueue } from "./turn-queue.js";
 import type { UpdateSink } from "./update-sink.js";
 import { eachReplayUpdate } from "./updates.js";
+import { errorMessage } from "../../errors/error-message.js";
 
 export type { AcpStopReason } from "./turn-end.js";
 
@@ -107,7 +108,7 @@ export class LiveSession {
         }
       });
     } catch (error) {
-      this.parts.logger.info("Turn ended with an error", ended({ error: error instanceof Error ? error.message : String(error) }));
+      this.parts.logger.info("Turn ended with an error", ended({ error: errorMessage(error) }));
       throw error;
     }
     const result: TurnEnd = end === "withdrawn" ? { status: "ended", stopReason: "cancelled" } : end;

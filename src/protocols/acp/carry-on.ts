@@ -9,6 +9,7 @@ import type { ProtocolResult, ProtocolRun } from "../shared.js";
 import { turnMessagesOf } from "./transcript.js";
 import { Turn, type TurnParts } from "./turn.js";
 import { recoveredUpdates } from "./updates.js";
+import { errorMessage } from "../../errors/error-message.js";
 
 /**
  * Carries on the session's turn in progress, if it has one and no other process runs it. Never
@@ -51,7 +52,7 @@ export async function carryOnTurn(parts: TurnParts, signal: AbortSignal): Promis
 }
 
 async function couldNotFinish(parts: TurnParts, error: unknown, unfinished: readonly string[]): Promise<void> {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   parts.logger.warn("The interrupted turn could not be finished", { sessionId: parts.session.id, error: message });
   for (const toolCallId of unfinished) {
     void parts.updates.send({

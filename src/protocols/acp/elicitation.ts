@@ -7,6 +7,7 @@ import { type ElicitationSchema, methods, RequestError } from "@agentclientproto
 import type { JsonObject } from "../../types/json.js";
 import { formContent } from "./form-schema.js";
 import type { SessionClient } from "./session-clients.js";
+import { errorMessage } from "../../errors/error-message.js";
 
 /** A form to show: what it asks, its fields, and the tool call it belongs to, if any. */
 export interface FormRequest {
@@ -59,6 +60,6 @@ export async function requestForm(client: SessionClient, sessionId: string, form
     if (signal.aborted || (error instanceof RequestError && error.code === -32800)) {
       return { action: "withdrawn" };
     }
-    return { action: "failed", error: error instanceof Error ? error.message : String(error) };
+    return { action: "failed", error: errorMessage(error) };
   }
 }

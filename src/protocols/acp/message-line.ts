@@ -5,6 +5,7 @@
 // connection.
 
 import { type AnyMessage, type JsonRpcId, RequestError } from "@agentclientprotocol/sdk";
+import { errorMessage } from "../../errors/error-message.js";
 
 /** The most characters of JSON an error's `data` keeps; more is replaced by a preview of it. */
 export const MAX_ERROR_DATA_CHARS = 8 * 1024;
@@ -40,7 +41,7 @@ export function messageLine(message: AnyMessage, maxDataChars = MAX_ERROR_DATA_C
     }
     failure = "it is not a JSON value";
   } catch (error) {
-    failure = error instanceof Error ? error.message : String(error);
+    failure = errorMessage(error);
   }
   const id = "id" in message ? safeId(message.id) : undefined;
   if ("method" in message) {
@@ -108,7 +109,7 @@ export function jsonPreview(value: unknown, budget: number): Preview {
       try {
         current = (current as { toJSON(key: string): unknown }).toJSON(key);
       } catch (error) {
-        failed = `toJSON failed: ${error instanceof Error ? error.message : String(error)}`;
+        failed = `toJSON failed: ${errorMessage(error)}`;
         return false;
       }
     }

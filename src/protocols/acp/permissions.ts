@@ -8,6 +8,7 @@ import { methods, type PermissionOption, RequestError, type ToolCallUpdate } fro
 
 import type { SessionClient } from "./session-clients.js";
 import { answeringPolicy } from "./unattended-turns.js";
+import { errorMessage } from "../../errors/error-message.js";
 
 export type PermissionChoice =
   /** `policy`: the client's policy answered, not a person, in these words (see POLICY_META). */
@@ -79,6 +80,6 @@ export async function requestPermission(
     if (signal.aborted || (error instanceof RequestError && error.code === -32800)) {
       return { decision: "cancelled" };
     }
-    return { decision: "failed", error: error instanceof Error ? error.message : String(error) };
+    return { decision: "failed", error: errorMessage(error) };
   }
 }

@@ -10,6 +10,7 @@ import { PermissionLedger } from "./permission-ledger.js";
 import type { SessionConfig } from "./session-config.js";
 import type { StoredSession } from "./stored-session.js";
 import { type AcpCommand, type AcpCommands, type AcpPermissions, checkCommands, checkResult, CommandFailedError, commandPrompt, toAvailableCommands } from "./slash-commands.js";
+import { errorMessage } from "../../errors/error-message.js";
 
 /**
  * What a command made of a turn: its reply (the turn's whole answer), the prompt blocks to run
@@ -47,7 +48,7 @@ export class SessionCommands {
       checkCommands(made);
       return made;
     } catch (error) {
-      this.logger.warn("commands() failed; the session offers no commands", { sessionId: this.session.id, error: error instanceof Error ? error.message : String(error) });
+      this.logger.warn("commands() failed; the session offers no commands", { sessionId: this.session.id, error: errorMessage(error) });
       return [];
     }
   }
@@ -105,7 +106,7 @@ export class SessionCommands {
         permissions: this.permissions,
       });
     } catch (error) {
-      return { error: new CommandFailedError(command.name, error instanceof Error ? error.message : String(error), { cause: error }) };
+      return { error: new CommandFailedError(command.name, errorMessage(error), { cause: error }) };
     }
     const checked = checkResult(result);
     if (!checked) {

@@ -3,6 +3,7 @@
 // errors where a request is answered.
 
 import { hasMarker, WeftError, type WeftErrorCode } from "../../errors/weft-error.js";
+import { errorMessage } from "../../errors/error-message.js";
 
 const sessionNotFoundErrorMarker = Symbol.for("weft.error.SessionNotFoundError");
 
@@ -31,7 +32,7 @@ export class SessionStoreUnavailableError extends WeftError {
   }
 
   constructor(cause: unknown) {
-    super("store_unavailable", `The session store is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super("store_unavailable", `The session store is unavailable: ${errorMessage(cause)}`, { cause });
     this.name = "SessionStoreUnavailableError";
   }
 }

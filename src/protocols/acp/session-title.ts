@@ -9,6 +9,7 @@ import type { Logger } from "../../types/logger.js";
 import type { HeldUpdates } from "./held-updates.js";
 import { type AcpSessionInfo, sessionTitle, shortTitle } from "./session-store.js";
 import type { StoredSession } from "./stored-session.js";
+import { errorMessage } from "../../errors/error-message.js";
 
 /** What `title()` is given: the session's first prompt. */
 export interface AcpTitleRequest {
@@ -101,7 +102,7 @@ export class SessionTitle {
       const answer = await title({ prompt, session: this.session.info, config: this.config(), signal: this.signal });
       made = typeof answer === "string" ? shortTitle(answer) : undefined;
     } catch (error) {
-      this.logger.warn("title() failed; the session keeps the start of its first prompt as its title", { sessionId: this.session.id, error: error instanceof Error ? error.message : String(error) });
+      this.logger.warn("title() failed; the session keeps the start of its first prompt as its title", { sessionId: this.session.id, error: errorMessage(error) });
     }
     if (this.session.record.title !== undefined) {
       return;

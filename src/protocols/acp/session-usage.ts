@@ -13,6 +13,7 @@ import type { HeldUpdates } from "./held-updates.js";
 import type { SessionConfig } from "./session-config.js";
 import type { StoredSession } from "./stored-session.js";
 import { type AcpUsageOptions, addCall, contextWindowFor, pricesFor } from "./usage.js";
+import { errorMessage } from "../../errors/error-message.js";
 
 export class SessionUsage {
   /** The window last sent, so a config change that keeps it sends nothing. */
@@ -90,7 +91,7 @@ export class SessionUsage {
     try {
       return question();
     } catch (error) {
-      this.logger.warn(`usage.${name} failed; the session's usage is shown without it`, { sessionId: this.session.id, error: error instanceof Error ? error.message : String(error) });
+      this.logger.warn(`usage.${name} failed; the session's usage is shown without it`, { sessionId: this.session.id, error: errorMessage(error) });
       return undefined;
     }
   }

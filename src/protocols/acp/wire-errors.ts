@@ -8,6 +8,7 @@ import { WeftError } from "../../errors/weft-error.js";
 import { DirectoryNotAllowedError, InvalidConfigValueError, InvalidCursorError, InvalidCwdError, InvalidDirectoryError, PromptTooLargeError, TurnInProgressError } from "./request-errors.js";
 import { SessionBusyError, SessionConflictError, SessionNotFoundError, TurnFailedError } from "./session-errors.js";
 import { CommandFailedError } from "./slash-commands.js";
+import { errorMessage } from "../../errors/error-message.js";
 
 /**
  * The JSON-RPC error for what a handler threw. RequestErrors pass as they are; weft errors keep
@@ -21,7 +22,7 @@ export function toRequestError(error: unknown, unexpected?: (error: unknown) => 
   }
   if (!WeftError.isInstance(error)) {
     unexpected?.(error);
-    return RequestError.internalError(undefined, error instanceof Error ? error.message : String(error));
+    return RequestError.internalError(undefined, errorMessage(error));
   }
   if (SessionNotFoundError.isInstance(error)) {
     return RequestError.sessionNotFound(error.sessionId);

@@ -4,6 +4,7 @@
 
 import { inSeconds } from "../../errors/in-seconds.js";
 import { StoreBusyError, StoreUnavailableError } from "../../errors/store-errors.js";
+import { errorMessage } from "../../errors/error-message.js";
 
 // SQLite's primary result codes for a lock another connection holds (an extended code keeps them in its low byte).
 const SQLITE_BUSY = 5;
@@ -20,7 +21,7 @@ export function sqliteFailure(error: unknown, busyTimeoutMs: number): StoreBusyE
     return error;
   }
   const code = primaryCode(error);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (code === SQLITE_BUSY) {
     return new StoreBusyError("sqlite", { cause: error, detail: `another connection held the database file's lock for longer than the busy timeout (${inSeconds(busyTimeoutMs)}): ${message}` });
   }

@@ -3,6 +3,7 @@
 
 import { hasMarker, WeftError } from "../../errors/weft-error.js";
 import type { SqliteDriverName } from "./sqlite-connection.js";
+import { errorMessage } from "../../errors/error-message.js";
 
 /** Why one driver could not load. */
 export interface SqliteDriverFailure {
@@ -47,7 +48,7 @@ function fixFor(driver: SqliteDriverName): string {
 /** Puts what a driver threw while loading into a sentence. */
 export function describeLoadFailure(driver: SqliteDriverName, error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (driver === "node:sqlite" && (code === "ERR_UNKNOWN_BUILTIN_MODULE" || /No such built-in module/.test(message))) {
     return `Node ${process.versions.node} does not have it (it comes with Node 22.13 and later)`;
   }

@@ -12,6 +12,7 @@ import { MissingPackageError } from "../../../errors/missing-package-error.js";
 import type { Logger } from "../../../types/logger.js";
 import { boundText } from "../tool-calls.js";
 import { mcpRefusal, type McpServerPolicy } from "./mcp-policy.js";
+import { errorMessage } from "../../../errors/error-message.js";
 
 /**
  * Whether a value is an MCP server as ACP describes it in session/new and session/load: one to
@@ -91,7 +92,7 @@ export class SessionMcpServers {
       this.tools[index] = tools.map((tool) => this.wrap(server.name, client as Client, tool));
       this.logger.info("MCP server connected", { server: server.name, tools: tools.length });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       this.failures.push({ server: server.name, reason });
       this.logger.warn("MCP server failed", { server: server.name, reason });
       await client?.close().catch(() => undefined);

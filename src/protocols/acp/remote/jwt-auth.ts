@@ -13,6 +13,7 @@ import type { Principal } from "../../../types/principal.js";
 import type { AcpHttpAuthenticate } from "./acp-http-authenticate.js";
 import { bearerCredential } from "./bearer-credential.js";
 import { HttpRefusal } from "./http-refusal.js";
+import { errorMessage } from "../../../errors/error-message.js";
 
 /** The claims of a verified token, as jose gives them. */
 export type JwtClaims = JWTPayload;
@@ -169,7 +170,7 @@ function fixedKey(key: string): { key: KeyObject | Uint8Array; algorithms: strin
   try {
     publicKey = createPublicKey(key);
   } catch (error) {
-    throw new WeftError("invalid_option", `jwtAuth() key is not a PEM public key or certificate: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new WeftError("invalid_option", `jwtAuth() key is not a PEM public key or certificate: ${errorMessage(error)}`, { cause: error });
   }
   return { key: publicKey, algorithms: algorithmsFor(publicKey) };
 }

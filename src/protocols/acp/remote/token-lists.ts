@@ -6,6 +6,7 @@ import { readFile, stat } from "node:fs/promises";
 
 import { bearerTokenPattern } from "./bearer-credential.js";
 import { InvalidTokensError } from "./invalid-tokens-error.js";
+import { errorMessage } from "../../../errors/error-message.js";
 
 /** What a tokens file holds: each token and the id of the principal it stands for. */
 export interface TokensFile {
@@ -33,7 +34,7 @@ export async function readTokensFile(path: string): Promise<TokensFile> {
   try {
     [text, mode] = await Promise.all([readFile(path, "utf8"), stat(path).then((stats) => stats.mode)]);
   } catch (error) {
-    throw new InvalidTokensError(`Cannot read the tokens file ${path}: ${error instanceof Error ? error.message : String(error)}`, { source: path, cause: error });
+    throw new InvalidTokensError(`Cannot read the tokens file ${path}: ${errorMessage(error)}`, { source: path, cause: error });
   }
   const tokens = new TokenList(path, "line");
   text
