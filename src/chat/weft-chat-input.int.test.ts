@@ -168,10 +168,11 @@ describe("weft chat input", () => {
     const again = new PtyProcess(`${process.execPath} ${weft} chat --cwd ${project}`, { env, columns: 100 });
     cleanup.push(() => again.kill());
     await again.waitFor(/you › $/);
+    // Node 24's readline marks the later lines of a multi-line entry with "| "; Node 20's does not.
     again.type("\u001b[A");
-    await again.waitForScreen(/\nyou › alt one\nalt two$/);
+    await again.waitForScreen(/\nyou › alt one\n(\| )?alt two$/);
     again.type("\u001b[A");
-    await again.waitForScreen(/\nyou › first part\nsecond part$/);
+    await again.waitForScreen(/\nyou › first part\n(\| )?second part$/);
     again.type("\r");
     await again.waitFor(/Noted\.\n[\s\S]*you › $/);
     expect(model.requests.map(lastUser)).toEqual(["first part\nsecond part", "alt one\nalt two", "first part\nsecond part"]);
