@@ -11,7 +11,8 @@ import type { Interrupt } from "./interrupt.js";
 import { type InterruptOptions, type InterruptRequest, type NodeContext, PauseSignal } from "./node-context.js";
 import type { RunConfig, RunFinish, RunOptions, RunOutcome } from "./run-outcome.js";
 import { type ChannelMap, END, type GraphDefinition, START, type StateOf } from "./graph-definition.js";
-import { dropOwner, holdOwner, leaseHeld, newLease } from "./lease.js";
+import { leaseHeld } from "./lease.js";
+import { claimThread, type ThreadClaim } from "./thread-claim.js";
 import type { LoadedThread, ThreadStates } from "./thread-states.js";
 import type { StepRecord, ThreadHead, ThreadStatus, ThreadStore } from "./thread-store.js";
 
@@ -54,13 +55,8 @@ export async function executeRun<C extends ChannelMap, I>(
 class Runner<C extends ChannelMap, I> {
   private readonly threadId: string;
   private readonly controller = new AbortController();
-  private headRevision = 0;
-  private head: ThreadHead | undefined;
-  private claimed = false;
+  private claim: ThreadClaim | undefined;
   private ended = false;
-  private heartbeat: NodeJS.Timeout | undefined;
-  private headWrites: Promise<unknown> = Promise.resolve();
-  private leaseLost = false;
   private finishReason: RunFinish | undefined;
   private readonly emit = (event: RunEvent) => {
     if (!this.ended) {
@@ -90,11 +86,8 @@ class Runner<C extends ChannelMap, I> {
       return await this.executeClaimed();
     } finally {
       this.options.signal?.removeEventListener("abort", onAbort);
-      clearInterval(this.heartbeat);
+      this.claim?.stop();
       graph.active.delete(threadId);
-      if (this.claimed || this.head) {
-        dropOwner(this.options.runId);
-      }
     }
   }
 
@@ -107,10 +100,16 @@ class Runner<C extends ChannelMap, I> {
     if (early) {
       return early;
     }
-    if (!(await this.claim(read))) {
+    this.claim = await claimThread(
+      this.graph.threads,
+      this.threadId,
+      { runId: this.options.runId, leaseMs: this.graph.leaseMs, keepPending: this.mode.kind !== "run", onLost: () => this.controller.abort() },
+      read,
+    );
+    if (!this.claim) {
       return this.end({ status: "failed", error: new ThreadBusyError(this.threadId) });
     }
-    let loaded = await this.graph.states.load(this.threadId, this.head?.seq ?? 0);
+    let loaded = await this.graph.states.load(this.threadId, this.claim.head.seq);
     let seq = Math.max(read?.head.seq ?? 0, loaded.seq);
     let last = loaded.last;
 
@@ -181,83 +180,6 @@ class Runner<C extends ChannelMap, I> {
     return undefined;
   }
 
-  /** Takes the thread's lease with a compare-and-put on its head. */
-  private async claim(read: { head: ThreadHead; revision: number } | undefined): Promise<boolean> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      if (read?.head.status === "running" && leaseHeld(read.head.lease)) {
-        return false;
-      }
-      const head: ThreadHead = {
-        v: 1,
-        seq: read?.head.seq ?? 0,
-        runId: this.options.runId,
-        status: "running",
-        lease: newLease(this.options.runId, this.graph.leaseMs),
-        updatedAt: new Date().toISOString(),
-      };
-      if (read?.head.pending && this.mode.kind !== "run") {
-        head.pending = read.head.pending;
-      }
-      const added = holdOwner(this.options.runId);
-      let revision: number | undefined;
-      try {
-        revision = await this.graph.threads.writeHead(this.threadId, head, read?.revision ?? 0);
-      } catch (error) {
-        if (added) {
-          dropOwner(this.options.runId);
-        }
-        throw error;
-      }
-      if (revision !== undefined) {
-        this.head = head;
-        this.headRevision = revision;
-        this.claimed = true;
-        this.startHeartbeat();
-        return true;
-      }
-      if (added) {
-        dropOwner(this.options.runId);
-      }
-      read = await this.graph.threads.readHead(this.threadId);
-    }
-    return false;
-  }
-
-  private startHeartbeat(): void {
-    const period = Math.max(50, Math.floor(this.graph.leaseMs / 3));
-    this.heartbeat = setInterval(() => {
-      void this.writeHead({}).catch(() => {
-        // A renewal that fails (store down) is retried next period; the lease has slack for it.
-      });
-    }, period);
-    this.heartbeat.unref();
-  }
-
-  /** Writes the head (renewing the lease while running), serialised with every other head write. */
-  private writeHead(patch: Partial<ThreadHead>, final = false): Promise<void> {
-    const write = this.headWrites.then(async () => {
-      if (!this.head || this.leaseLost) {
-        return;
-      }
-      const head: ThreadHead = { ...this.head, ...patch, updatedAt: new Date().toISOString() };
-      if (final) {
-        delete head.lease;
-      } else {
-        head.lease = newLease(this.options.runId, this.graph.leaseMs);
-      }
-      const revision = await this.graph.threads.writeHead(this.threadId, head, this.headRevision);
-      if (revision === undefined) {
-        this.leaseLost = true;
-        this.controller.abort();
-        throw new LeaseLostError(this.threadId);
-      }
-      this.head = head;
-      this.headRevision = revision;
-    });
-    this.headWrites = write.catch(() => undefined);
-    return write;
-  }
-
   /** Makes a step durable: head first (so a lost lease stops us before we write), then the record. */
   private async commit(record: StepRecord, state: StateOf<C>, status: ThreadStatus): Promise<LoadedThread<StateOf<C>>> {
     const final = status !== "running";
@@ -266,11 +188,8 @@ class Runner<C extends ChannelMap, I> {
     if (record.finish !== undefined) {
       patch.finish = record.finish;
     }
-    await this.writeHead(patch, final);
-    if (!final) {
-      // Keep the head free of stale fields between steps.
-      delete this.head?.finish;
-    }
+    // The claim is there: a run commits only once it holds its thread.
+    await this.claim?.writeHead(patch, final);
     await this.graph.threads.writeRecord(this.threadId, record);
     const loaded = { seq: record.seq, state, last: record };
     this.graph.states.remember(this.threadId, loaded);
@@ -525,7 +444,7 @@ class Runner<C extends ChannelMap, I> {
   }
 
   private async stop(): Promise<RunOutcome<StateOf<C>>> {
-    if (this.leaseLost) {
+    if (this.claim?.lost) {
       return this.end({ status: "failed", error: new LeaseLostError(this.threadId) });
     }
     await this.release({ status: "cancelled" });
@@ -544,12 +463,7 @@ class Runner<C extends ChannelMap, I> {
 
   /** Drops the lease with a final status, if the thread is still ours. Store errors are swallowed. */
   private async release(patch: Partial<ThreadHead>): Promise<void> {
-    if (!this.claimed || this.leaseLost) {
-      return;
-    }
-    this.claimed = false;
-    clearInterval(this.heartbeat);
-    await this.writeHead(patch, true).catch(() => undefined);
+    await this.claim?.release(patch);
   }
 
   private end(outcome: RunOutcome<StateOf<C>>): RunOutcome<StateOf<C>> {
