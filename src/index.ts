@@ -56,16 +56,8 @@ export type { GraphRun, RunConfig, RunFinish, RunOptions, RunOutcome } from "./g
 export { GraphDefinitionError, LeaseLostError, NodeFailedError, ThreadBusyError, UnknownInterruptError } from "./graph/graph-errors.js";
 
 // Agents: the model/tool loop.
-export {
-  approvalId,
-  createAgent,
-  type AgentChannels,
-  type AgentInput,
-  type AgentOptions,
-  type AgentRunContext,
-  type ApprovalPolicy,
-  type ToolList,
-} from "./agent/create-agent.js";
+export { createAgent, type AgentChannels, type AgentInput, type AgentOptions, type AgentRunContext, type ToolList } from "./agent/create-agent.js";
+export { approvalId, type ApprovalPolicy } from "./agent/approval-policy.js";
 export type { ToolQuestion } from "./agent/tool-question.js";
 export { defineTool, type ApprovalContext, type ApprovalDescription, type Tool, type ToolContext, type ToolOutput } from "./agent/tool.js";
 export { isToolApproval, type ApprovalScope, type ToolApprovalAnswer, type ToolApprovalRequest } from "./agent/tool-approval.js";

@@ -5,6 +5,8 @@
 
 import { hostname } from "node:os";
 
+import type { JsonObject } from "../types/json.js";
+
 export interface Lease {
   owner: string;
   pid: number;
@@ -31,6 +33,23 @@ export function holdOwner(owner: string): boolean {
 /** This process no longer holds anything as `owner`, even if its lease record could not be cleared. */
 export function dropOwner(owner: string): void {
   liveOwners.delete(owner);
+}
+
+/** A lease as a store keeps it. */
+export function encodeLease(lease: Lease): JsonObject {
+  return { owner: lease.owner, pid: lease.pid, host: lease.host, expiresAt: lease.expiresAt };
+}
+
+/** The lease a stored value holds, or undefined when it holds none (a released or foreign value). */
+export function decodeLease(value: unknown): Lease | undefined {
+  if (typeof value !== "object" || value === null) {
+    return undefined;
+  }
+  const { owner, pid, host: leaseHost, expiresAt } = value as Partial<Record<keyof Lease, unknown>>;
+  if (typeof owner !== "string" || typeof pid !== "number" || typeof leaseHost !== "string" || typeof expiresAt !== "number") {
+    return undefined;
+  }
+  return { owner, pid, host: leaseHost, expiresAt };
 }
 
 export function newLease(owner: string, durationMs: number): Lease {

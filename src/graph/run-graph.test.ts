@@ -5,7 +5,7 @@ import type { JsonValue } from "../types/json.js";
 import type { Store } from "../types/store.js";
 import { listChannel, valueChannel } from "./channels.js";
 import type { RunEvent } from "./events.js";
-import { NodeFailedError, ThreadBusyError, UnknownInterruptError } from "./graph-errors.js";
+import { LeaseLostError, NodeFailedError, ThreadBusyError, UnknownInterruptError } from "./graph-errors.js";
 import { messagesChannel, userMessage } from "./messages.js";
 import type { NodeContext } from "./node-context.js";
 import type { GraphRun, RunFinish } from "./run-outcome.js";
@@ -478,5 +478,111 @@ describe("cancellation and durability", () => {
     }
     const state = await graph.state("t");
     expect(state?.messages).toHaveLength(10);
+  });
+});
+
+describe("the thread's lease", () => {
+  const namespace = ["weft", "graphs", "held", "t"];
+  /** A graph whose one node runs until `finish` says, renewing its lease every 50ms meanwhile. */
+  const heldGraph = (store: Store, started: () => void, finish: Promise<void>) =>
+    new StateGraph({ name: "held", channels: { log: listChannel<string>() } })
+      .addNode("work", async (_state, context) => {
+        started();
+        await Promise.race([finish, new Promise((resolve) => context.signal.addEventListener("abort", resolve, { once: true }))]);
+        return { log: "work" };
+      })
+      .addEdge(START, "work")
+      .compile({ store, leaseMs: 150 });
+
+  /** Another writer takes the thread's head from under the run. */
+  async function takeHead(store: Store): Promise<void> {
+    const head = await store.get(namespace, "head");
+    const taken = { ...(head?.value as Record<string, JsonValue>), runId: "thief" };
+    expect(await store.compareAndPut(namespace, "head", taken, { expected: head?.revision ?? 0 })).toBeDefined();
+  }
+
+  it("renews the lease while a node runs, and stops with LeaseLostError once another writer takes the thread", async () => {
+    const shared = new MemoryStore();
+    const renewed = deferred();
+    let heads = 0;
+    const store: Store = new Proxy(shared, {
+      get(target, property, receiver) {
+        if (property === "compareAndPut") {
+          return async (...args: Parameters<Store["compareAndPut"]>) => {
+            const revision = await target.compareAndPut(...args);
+            // The claim and the input's commit write the head first; the third write is a renewal.
+            if (args[1] === "head" && ++heads === 3) {
+              renewed.resolve();
+            }
+            return revision;
+          };
+        }
+        const member: unknown = Reflect.get(target, property, receiver);
+        return typeof member === "function" ? (member as (...args: unknown[]) => unknown).bind(target) : member;
+      },
+    });
+    const started = deferred();
+    const run = heldGraph(store, started.resolve, new Promise(() => undefined)).run({}, { threadId: "t" });
+    await started.promise;
+    await renewed.promise;
+    expect((await shared.get(namespace, "head"))?.value).toMatchObject({ status: "running", runId: expect.not.stringMatching("thief") });
+    await takeHead(shared);
+    const outcome = await run.outcome;
+    expect(outcome.status === "failed" && outcome.error).toBeInstanceOf(LeaseLostError);
+    expect((await shared.get(namespace, "head"))?.value).toMatchObject({ runId: "thief", status: "running" });
+  });
+
+  it("writes no step when a renewal finds the thread taken while the step waits to commit behind it", async () => {
+    const shared = new MemoryStore();
+    let armed = false;
+    const inFlight = deferred();
+    const gate = deferred();
+    // When armed, the next head write (a renewal) finds the head taken, and answers when the test says.
+    const store: Store = new Proxy(shared, {
+      get(target, property, receiver) {
+        if (property === "compareAndPut") {
+          return async (...args: Parameters<Store["compareAndPut"]>) => {
+            if (armed && args[1] === "head") {
+              armed = false;
+              await takeHead(target);
+              const revision = await target.compareAndPut(...args);
+              inFlight.resolve();
+              await gate.promise;
+              return revision;
+            }
+            return target.compareAndPut(...args);
+          };
+        }
+        const member: unknown = Reflect.get(target, property, receiver);
+        return typeof member === "function" ? (member as (...args: unknown[]) => unknown).bind(target) : member;
+      },
+    });
+    const started = deferred();
+    const finish = deferred();
+    const run = heldGraph(store, started.resolve, finish.promise).run({}, { threadId: "t" });
+    const events: RunEvent[] = [];
+    const nodeEnded = deferred();
+    const collected = (async () => {
+      for await (const event of run) {
+        events.push(event);
+        if (event.type === "node-end") {
+          nodeEnded.resolve();
+        }
+      }
+    })();
+    await started.promise;
+    armed = true;
+    await inFlight.promise;
+    finish.resolve();
+    await nodeEnded.promise;
+    // Let the finished step reach its commit, which waits behind the renewal.
+    await new Promise((resolve) => setImmediate(resolve));
+    gate.resolve();
+    const outcome = await run.outcome;
+    await collected;
+    expect(outcome.status === "failed" && outcome.error).toBeInstanceOf(LeaseLostError);
+    const records = (await shared.search(namespace, { limit: 100 })).filter((item) => item.key !== "head").map((item) => (item.value as { kind: string }).kind);
+    expect(records).toEqual(["input"]);
+    expect(events.filter((event) => event.type === "checkpoint")).toHaveLength(1);
   });
 });

@@ -1,17 +1,19 @@
 // Executes one run of a compiled graph: claims the thread, applies the input (or the answers),
 // then runs steps until the graph ends, pauses on interrupts, is cancelled, or fails. After every
-// step the thread's change is committed to the store before the next step starts.
+// step the thread's change is committed to the store before the next step starts. Holding the
+// thread is `thread-claim.ts`'s, running a step's nodes `run-tasks.ts`'s, and folding their writes
+// into the state and routing `apply-writes.ts`'s; this file orders the phases.
 
 import { WeftError } from "../errors/weft-error.js";
 import type { JsonValue } from "../types/json.js";
-import { diffChannel, type ChannelChange } from "./channels.js";
+import { applyWrites, route, stateChanges } from "./apply-writes.js";
 import type { RunEvent } from "./events.js";
 import { LeaseLostError, NodeFailedError, ThreadBusyError, UnknownInterruptError } from "./graph-errors.js";
-import type { Interrupt } from "./interrupt.js";
-import { type InterruptOptions, type InterruptRequest, type NodeContext, PauseSignal } from "./node-context.js";
-import type { RunConfig, RunFinish, RunOptions, RunOutcome } from "./run-outcome.js";
-import { type ChannelMap, END, type GraphDefinition, START, type StateOf } from "./graph-definition.js";
-import { dropOwner, holdOwner, leaseHeld, newLease } from "./lease.js";
+import type { RunFinish, RunOptions, RunOutcome } from "./run-outcome.js";
+import { type ChannelMap, type GraphDefinition, START, type StateOf } from "./graph-definition.js";
+import { leaseHeld } from "./lease.js";
+import { runTasks, type TaskRun } from "./run-tasks.js";
+import { claimThread, type ThreadClaim } from "./thread-claim.js";
 import type { LoadedThread, ThreadStates } from "./thread-states.js";
 import type { StepRecord, ThreadHead, ThreadStatus, ThreadStore } from "./thread-store.js";
 
@@ -26,15 +28,7 @@ export interface RunTarget<C extends ChannelMap, I> {
   readonly leaseMs: number;
 }
 
-/** The settings of a run made without any. */
-const NO_CONFIG: RunConfig = Object.freeze({});
-
 export type RunMode<I> = { kind: "run"; input: I } | { kind: "resume"; answers: Record<string, unknown> } | { kind: "continue" };
-
-type TaskResult =
-  | { node: string; kind: "ok"; writes: Record<string, unknown> }
-  | { node: string; kind: "paused"; interrupts: Interrupt[]; memos: Record<string, JsonValue> }
-  | { node: string; kind: "failed"; error: unknown };
 
 /** Runs the graph; the returned promise never rejects. */
 export async function executeRun<C extends ChannelMap, I>(
@@ -54,14 +48,10 @@ export async function executeRun<C extends ChannelMap, I>(
 class Runner<C extends ChannelMap, I> {
   private readonly threadId: string;
   private readonly controller = new AbortController();
-  private headRevision = 0;
-  private head: ThreadHead | undefined;
-  private claimed = false;
+  private claim: ThreadClaim | undefined;
   private ended = false;
-  private heartbeat: NodeJS.Timeout | undefined;
-  private headWrites: Promise<unknown> = Promise.resolve();
-  private leaseLost = false;
   private finishReason: RunFinish | undefined;
+  private readonly tasks: TaskRun<C>;
   private readonly emit = (event: RunEvent) => {
     if (!this.ended) {
       this.sink(event);
@@ -75,6 +65,19 @@ class Runner<C extends ChannelMap, I> {
     private readonly sink: (event: RunEvent) => void,
   ) {
     this.threadId = options.threadId;
+    this.tasks = {
+      graph: graph.definition,
+      threadId: this.threadId,
+      runId: options.runId,
+      principal: options.principal,
+      config: options.config,
+      signal: this.controller.signal,
+      store: graph.threads.store,
+      emit: this.emit,
+      end: (reason) => {
+        this.finishReason = reason;
+      },
+    };
   }
 
   async execute(): Promise<RunOutcome<StateOf<C>>> {
@@ -90,11 +93,8 @@ class Runner<C extends ChannelMap, I> {
       return await this.executeClaimed();
     } finally {
       this.options.signal?.removeEventListener("abort", onAbort);
-      clearInterval(this.heartbeat);
+      this.claim?.stop();
       graph.active.delete(threadId);
-      if (this.claimed || this.head) {
-        dropOwner(this.options.runId);
-      }
     }
   }
 
@@ -107,20 +107,26 @@ class Runner<C extends ChannelMap, I> {
     if (early) {
       return early;
     }
-    if (!(await this.claim(read))) {
+    this.claim = await claimThread(
+      this.graph.threads,
+      this.threadId,
+      { runId: this.options.runId, leaseMs: this.graph.leaseMs, keepPending: this.mode.kind !== "run", onLost: () => this.controller.abort() },
+      read,
+    );
+    if (!this.claim) {
       return this.end({ status: "failed", error: new ThreadBusyError(this.threadId) });
     }
-    let loaded = await this.graph.states.load(this.threadId, this.head?.seq ?? 0);
+    let loaded = await this.graph.states.load(this.threadId, this.claim.head.seq);
     let seq = Math.max(read?.head.seq ?? 0, loaded.seq);
     let last = loaded.last;
 
     if (this.mode.kind === "run") {
       const writes = this.graph.definition.input ? this.graph.definition.input(this.mode.input) : this.mode.input;
-      const state = this.applyWrites(loaded.state, [writes as Record<string, unknown>]);
+      const state = applyWrites(this.graph.definition, loaded.state, [writes as Record<string, unknown>]);
       seq++;
-      const next = this.route([START], state);
+      const next = route(this.graph.definition, [START], state);
       last = { v: 1, seq, runId: this.options.runId, kind: "input", step: 0, scheduledAt: seq, next, status: next.length > 0 ? "running" : "completed" };
-      const changes = this.changes(loaded.state, state);
+      const changes = stateChanges(this.graph.definition, loaded.state, state);
       if (changes) {
         last.changes = changes;
       }
@@ -181,83 +187,6 @@ class Runner<C extends ChannelMap, I> {
     return undefined;
   }
 
-  /** Takes the thread's lease with a compare-and-put on its head. */
-  private async claim(read: { head: ThreadHead; revision: number } | undefined): Promise<boolean> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      if (read?.head.status === "running" && leaseHeld(read.head.lease)) {
-        return false;
-      }
-      const head: ThreadHead = {
-        v: 1,
-        seq: read?.head.seq ?? 0,
-        runId: this.options.runId,
-        status: "running",
-        lease: newLease(this.options.runId, this.graph.leaseMs),
-        updatedAt: new Date().toISOString(),
-      };
-      if (read?.head.pending && this.mode.kind !== "run") {
-        head.pending = read.head.pending;
-      }
-      const added = holdOwner(this.options.runId);
-      let revision: number | undefined;
-      try {
-        revision = await this.graph.threads.writeHead(this.threadId, head, read?.revision ?? 0);
-      } catch (error) {
-        if (added) {
-          dropOwner(this.options.runId);
-        }
-        throw error;
-      }
-      if (revision !== undefined) {
-        this.head = head;
-        this.headRevision = revision;
-        this.claimed = true;
-        this.startHeartbeat();
-        return true;
-      }
-      if (added) {
-        dropOwner(this.options.runId);
-      }
-      read = await this.graph.threads.readHead(this.threadId);
-    }
-    return false;
-  }
-
-  private startHeartbeat(): void {
-    const period = Math.max(50, Math.floor(this.graph.leaseMs / 3));
-    this.heartbeat = setInterval(() => {
-      void this.writeHead({}).catch(() => {
-        // A renewal that fails (store down) is retried next period; the lease has slack for it.
-      });
-    }, period);
-    this.heartbeat.unref();
-  }
-
-  /** Writes the head (renewing the lease while running), serialised with every other head write. */
-  private writeHead(patch: Partial<ThreadHead>, final = false): Promise<void> {
-    const write = this.headWrites.then(async () => {
-      if (!this.head || this.leaseLost) {
-        return;
-      }
-      const head: ThreadHead = { ...this.head, ...patch, updatedAt: new Date().toISOString() };
-      if (final) {
-        delete head.lease;
-      } else {
-        head.lease = newLease(this.options.runId, this.graph.leaseMs);
-      }
-      const revision = await this.graph.threads.writeHead(this.threadId, head, this.headRevision);
-      if (revision === undefined) {
-        this.leaseLost = true;
-        this.controller.abort();
-        throw new LeaseLostError(this.threadId);
-      }
-      this.head = head;
-      this.headRevision = revision;
-    });
-    this.headWrites = write.catch(() => undefined);
-    return write;
-  }
-
   /** Makes a step durable: head first (so a lost lease stops us before we write), then the record. */
   private async commit(record: StepRecord, state: StateOf<C>, status: ThreadStatus): Promise<LoadedThread<StateOf<C>>> {
     const final = status !== "running";
@@ -266,11 +195,8 @@ class Runner<C extends ChannelMap, I> {
     if (record.finish !== undefined) {
       patch.finish = record.finish;
     }
-    await this.writeHead(patch, final);
-    if (!final) {
-      // Keep the head free of stale fields between steps.
-      delete this.head?.finish;
-    }
+    // The claim is there: a run commits only once it holds its thread.
+    await this.claim?.writeHead(patch, final);
     await this.graph.threads.writeRecord(this.threadId, record);
     const loaded = { seq: record.seq, state, last: record };
     this.graph.states.remember(this.threadId, loaded);
@@ -290,7 +216,7 @@ class Runner<C extends ChannelMap, I> {
       }
       const done = last.done ?? {};
       const tasks = last.next.filter((node) => !(node in done));
-      const results = await this.runTasks(tasks, state, last);
+      const results = await runTasks(this.tasks, tasks, state, last);
       if (results === "aborted" || this.controller.signal.aborted) {
         return this.stop();
       }
@@ -328,11 +254,11 @@ class Runner<C extends ChannelMap, I> {
         const result = byNode.get(node);
         return done[node] ?? (result?.kind === "ok" ? result.writes : {});
       });
-      const nextState = this.applyWrites(state, writes);
+      const nextState = applyWrites(this.graph.definition, state, writes);
       const step = last.step + 1;
-      const next = this.finishReason === undefined ? this.route(last.next, nextState) : [];
+      const next = this.finishReason === undefined ? route(this.graph.definition, last.next, nextState) : [];
       const stepRecord: StepRecord = { v: 1, seq, runId: this.options.runId, kind: "step", step, scheduledAt: seq, next, status: "running" };
-      const changes = this.changes(state, nextState);
+      const changes = stateChanges(this.graph.definition, state, nextState);
       if (changes) {
         stepRecord.changes = changes;
       }
@@ -350,182 +276,8 @@ class Runner<C extends ChannelMap, I> {
     }
   }
 
-  private async runTasks(tasks: string[], state: StateOf<C>, record: StepRecord): Promise<TaskResult[] | "aborted"> {
-    const signal = this.controller.signal;
-    let onAbort: (() => void) | undefined;
-    const aborted = new Promise<"aborted">((resolve) => {
-      onAbort = () => resolve("aborted");
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
-    try {
-      return await Promise.race([Promise.all(tasks.map((node) => this.runTask(node, state, record))), aborted]);
-    } finally {
-      if (onAbort) {
-        signal.removeEventListener("abort", onAbort);
-      }
-    }
-  }
-
-  private async runTask(node: string, state: StateOf<C>, record: StepRecord): Promise<TaskResult> {
-    const run = this.graph.definition.nodes.get(node);
-    if (!run) {
-      return { node, kind: "failed", error: new WeftError("unknown_node", `Node "${node}" is not in the graph.`) };
-    }
-    const { context, pending, memos } = this.context(node, record);
-    this.emit({ type: "node-start", node, step: record.step });
-    try {
-      const update = (await run(state, context)) ?? {};
-      if (pending.length > 0) {
-        return { node, kind: "paused", interrupts: pending, memos };
-      }
-      for (const channel of Object.keys(update)) {
-        if (!(channel in this.graph.definition.channels)) {
-          return { node, kind: "failed", error: new WeftError("unknown_channel", `Node "${node}" wrote unknown channel "${channel}".`) };
-        }
-      }
-      this.emit({ type: "node-end", node, step: record.step });
-      return { node, kind: "ok", writes: update as Record<string, unknown> };
-    } catch (error) {
-      if (error instanceof PauseSignal || pending.length > 0) {
-        return { node, kind: "paused", interrupts: pending, memos };
-      }
-      return { node, kind: "failed", error };
-    }
-  }
-
-  /** The run's settings for a node about to run: asked again each time when they are a function. */
-  private stepConfig(): RunConfig {
-    const config = this.options.config;
-    return (typeof config === "function" ? config() : config) ?? NO_CONFIG;
-  }
-
-  private context(node: string, record: StepRecord): { context: NodeContext; pending: Interrupt[]; memos: Record<string, JsonValue> } {
-    const pending: Interrupt[] = [];
-    const memos: Record<string, JsonValue> = { ...record.memos?.[node] };
-    const answers = record.answers ?? {};
-    let position = 0;
-    const ask = (requests: readonly InterruptRequest[]): Record<string, unknown> => {
-      const found: Record<string, unknown> = {};
-      const missing: Interrupt[] = [];
-      for (const request of requests) {
-        const id = request.id ?? `${node}:${record.scheduledAt}:${position}`;
-        position++;
-        if (Object.hasOwn(answers, id)) {
-          found[id] = answers[id];
-        } else {
-          const interrupt: Interrupt = { id, value: request.value, node };
-          if (request.schema) {
-            interrupt.schema = request.schema;
-          }
-          missing.push(interrupt);
-        }
-      }
-      if (missing.length > 0) {
-        pending.push(...missing);
-        throw new PauseSignal(missing);
-      }
-      return found;
-    };
-    const context: NodeContext = {
-      graph: this.graph.definition.name,
-      threadId: this.threadId,
-      runId: this.options.runId,
-      node,
-      step: record.step,
-      principal: this.options.principal,
-      config: this.stepConfig(),
-      signal: this.controller.signal,
-      store: this.graph.threads.store,
-      emit: this.emit,
-      interrupt: <T>(value: JsonValue, options?: InterruptOptions) => {
-        const request: InterruptRequest = options?.id === undefined ? { value } : { id: options.id, value };
-        if (options?.schema) {
-          request.schema = options.schema;
-        }
-        return Object.values(ask([request]))[0] as T;
-      },
-      interruptAll: <T>(requests: readonly InterruptRequest[]) => ask(requests) as Record<string, T>,
-      answer: <T>(id: string) => (Object.hasOwn(answers, id) ? { answered: true as const, value: answers[id] as T } : { answered: false as const }),
-      memo: async <T extends JsonValue>(key: string, work: () => Promise<T>) => {
-        if (Object.hasOwn(memos, key)) {
-          return memos[key] as T;
-        }
-        const value = await work();
-        memos[key] = value;
-        return value;
-      },
-      end: (reason: RunFinish) => {
-        this.finishReason = reason;
-      },
-    };
-    return { context, pending, memos };
-  }
-
-  private applyWrites(state: StateOf<C>, writes: Record<string, unknown>[]): StateOf<C> {
-    const channels = this.graph.definition.channels;
-    const byChannel = new Map<string, unknown[]>();
-    for (const update of writes) {
-      for (const [name, value] of Object.entries(update)) {
-        if (value === undefined) {
-          continue;
-        }
-        if (!(name in channels)) {
-          throw new WeftError("unknown_channel", `Graph "${this.graph.definition.name}" has no channel "${name}" to write to.`);
-        }
-        let list = byChannel.get(name);
-        if (!list) {
-          list = [];
-          byChannel.set(name, list);
-        }
-        list.push(value);
-      }
-    }
-    if (byChannel.size === 0) {
-      return state;
-    }
-    const next: Record<string, unknown> = { ...state };
-    for (const [name, values] of byChannel) {
-      next[name] = channels[name]?.reduce(next[name], values);
-    }
-    return next as StateOf<C>;
-  }
-
-  private changes(before: StateOf<C>, after: StateOf<C>): Record<string, ChannelChange> | undefined {
-    if (before === after) {
-      return undefined;
-    }
-    let changes: Record<string, ChannelChange> | undefined;
-    for (const [name, channel] of Object.entries(this.graph.definition.channels)) {
-      const change = diffChannel(channel, before[name], after[name]);
-      if (change) {
-        changes ??= {};
-        changes[name] = change;
-      }
-    }
-    return changes;
-  }
-
-  /** The nodes that run after `from`, in the order the graph declared them, without END. */
-  private route(from: readonly string[], state: StateOf<C>): string[] {
-    const { edges, routers } = this.graph.definition;
-    const next: string[] = [];
-    for (const node of from) {
-      const router = routers.get(node);
-      const routed = router ? router(state) : [];
-      for (const target of [...(edges.get(node) ?? []), ...(typeof routed === "string" ? [routed] : routed)]) {
-        if (target !== END && !next.includes(target)) {
-          if (!this.graph.definition.nodes.has(target)) {
-            throw new WeftError("unknown_node", `Routing from "${node}" chose unknown node "${target}".`);
-          }
-          next.push(target);
-        }
-      }
-    }
-    return next;
-  }
-
   private async stop(): Promise<RunOutcome<StateOf<C>>> {
-    if (this.leaseLost) {
+    if (this.claim?.lost) {
       return this.end({ status: "failed", error: new LeaseLostError(this.threadId) });
     }
     await this.release({ status: "cancelled" });
@@ -544,12 +296,7 @@ class Runner<C extends ChannelMap, I> {
 
   /** Drops the lease with a final status, if the thread is still ours. Store errors are swallowed. */
   private async release(patch: Partial<ThreadHead>): Promise<void> {
-    if (!this.claimed || this.leaseLost) {
-      return;
-    }
-    this.claimed = false;
-    clearInterval(this.heartbeat);
-    await this.writeHead(patch, true).catch(() => undefined);
+    await this.claim?.release(patch);
   }
 
   private end(outcome: RunOutcome<StateOf<C>>): RunOutcome<StateOf<C>> {

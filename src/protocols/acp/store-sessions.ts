@@ -15,7 +15,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 
-import { dropOwner, holdOwner, leaseHeld, newLease, type Lease } from "../../graph/lease.js";
+import { decodeLease, encodeLease, type Lease } from "../../graph/lease.js";
+import { claimLease, type LeaseSlot } from "../../graph/lease-keeper.js";
 import type { JsonValue } from "../../types/json.js";
 import type { Message } from "../../types/messages.js";
 import type { Namespace, Store } from "../../types/store.js";
@@ -91,6 +92,9 @@ interface Known {
 const READ_ATTEMPTS = 5;
 
 const PAGE = 1000;
+
+/** What the `lease` item holds once its lease is let go. */
+const RELEASED = { owner: null, expiresAt: 0 };
 
 export function storeAcpSessions(store: Store, options: { namespace?: readonly string[] | undefined; leaseMs?: number | undefined } = {}): SharedAcpSessionStore {
   return new StoredSessions(store, options.namespace ?? ["weft", "acp"], options.leaseMs ?? 30_000);
@@ -311,43 +315,22 @@ class StoredSessions implements SharedAcpSessionStore {
 
   async claim(sessionId: string): Promise<AcpSessionClaim | undefined> {
     const namespace = this.sessionNamespace(sessionId);
-    const owner = `${this.instance}:${randomUUID().slice(0, 8)}`;
-    const current = await this.store.get(namespace, "lease");
-    if (current && leaseHeld(current.value as unknown as Lease)) {
-      return undefined;
-    }
-    holdOwner(owner);
-    let revision = await this.store
-      .compareAndPut(namespace, "lease", newLease(owner, this.leaseMs) as unknown as JsonValue, {
-        expected: current?.revision ?? 0,
-        ttlMs: this.leaseMs,
-      })
-      .catch((error: unknown) => {
-        dropOwner(owner);
-        throw error;
-      });
-    if (revision === undefined) {
-      dropOwner(owner);
-      return undefined;
-    }
-    const renew = setInterval(() => {
-      void this.store
-        .compareAndPut(namespace, "lease", newLease(owner, this.leaseMs) as unknown as JsonValue, { expected: revision ?? 0, ttlMs: this.leaseMs })
-        .then((next) => {
-          revision = next ?? revision;
-        })
-        .catch(() => undefined);
-    }, Math.max(100, Math.floor(this.leaseMs / 3)));
-    renew.unref();
-    return {
-      release: async () => {
-        clearInterval(renew);
-        dropOwner(owner);
-        await this.store
-          .compareAndPut(namespace, "lease", { owner: null, expiresAt: 0 }, { expected: revision ?? 0, ttlMs: 1_000 })
-          .catch(() => undefined);
+    // The `lease` item holds the lease, or a released marker (no lease) once it is let go. Each
+    // write gives the item a time to live, so a lease nobody renews leaves the store by itself.
+    const slot: LeaseSlot<Lease | undefined> = {
+      read: async () => {
+        const item = await this.store.get(namespace, "lease");
+        return item && { value: decodeLease(item.value), revision: item.revision };
       },
+      leaseOf: (lease) => lease,
+      withLease: (_lease, lease) => lease,
+      put: (lease, expected) =>
+        this.store.compareAndPut(namespace, "lease", lease ? encodeLease(lease) : RELEASED, { expected, ttlMs: lease ? this.leaseMs : 1_000 }),
     };
+    const owner = `${this.instance}:${randomUUID().slice(0, 8)}`;
+    const claim = { owner, durationMs: this.leaseMs, renewEveryMs: Math.max(100, Math.floor(this.leaseMs / 3)), attempts: 1, take: (_current: Lease | undefined, lease: Lease) => lease };
+    const keeper = await claimLease(slot, claim, await slot.read());
+    return keeper && { release: () => keeper.release() };
   }
 
   async grants(cwd: string): Promise<AcpGrant[]> {
