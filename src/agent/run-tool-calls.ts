@@ -4,6 +4,7 @@
 
 import { z } from "zod";
 
+import { errorMessage } from "../errors/error-message.js";
 import { createMessageId } from "../graph/messages.js";
 import { type NodeContext, PauseSignal } from "../graph/node-context.js";
 import { toJson } from "../store-core/to-json.js";
@@ -184,7 +185,7 @@ async function execute(
     if (error instanceof PauseSignal || context.signal.aborted) {
       throw error;
     }
-    part = result(true, `Error: ${error instanceof Error ? error.message : String(error)}`);
+    part = result(true, `Error: ${errorMessage(error)}`);
   }
   const end: Extract<Parameters<NodeContext["emit"]>[0], { type: "tool-end" }> = {
     type: "tool-end",

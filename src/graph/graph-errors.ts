@@ -1,6 +1,7 @@
 // The local errors a graph run can end with. They arrive inside a `failed` outcome, never thrown
 // from `run()` or `resume()`.
 
+import { errorMessage } from "../errors/error-message.js";
 import { hasMarker, WeftError } from "../errors/weft-error.js";
 
 const threadBusyErrorMarker = Symbol.for("weft.error.ThreadBusyError");
@@ -74,7 +75,7 @@ export class NodeFailedError extends WeftError {
     readonly node: string,
     cause: unknown,
   ) {
-    super("node_failed", `Node "${node}" failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super("node_failed", `Node "${node}" failed: ${errorMessage(cause)}`, { cause });
     this.name = "NodeFailedError";
   }
 }
