@@ -168,10 +168,11 @@ describe("weft chat input", () => {
     const again = new PtyProcess(`${process.execPath} ${weft} chat --cwd ${project}`, { env, columns: 100 });
     cleanup.push(() => again.kill());
     await again.waitFor(/you › $/);
-    // Node 24's readline marks the later lines of a multi-line entry with "| "; Node 20's does not.
+    // Node 24's readline marks the later lines of a multi-line entry with "| ", and its up arrow
+    // first walks up through the entry's lines; Ctrl-P goes back in history on every version.
     again.type("\u001b[A");
     await again.waitForScreen(/\nyou › alt one\n(\| )?alt two$/);
-    again.type("\u001b[A");
+    again.type("\u0010");
     await again.waitForScreen(/\nyou › first part\n(\| )?second part$/);
     again.type("\r");
     await again.waitFor(/Noted\.\n[\s\S]*you › $/);
