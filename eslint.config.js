@@ -2,7 +2,7 @@
 // that matter most here (no floating promises, no console in library code, braces everywhere) and
 // the layer rules of docs/architecture.md.
 
-import { dirname, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
@@ -22,19 +22,59 @@ const layers = {
   graph: ["types", "errors", "store-core"],
   stores: ["types", "errors", "store-core"],
   agent: ["types", "errors", "store-core", "graph"],
+  // Paths inside a session's roots, shared by the server's file tools and `weft chat`.
+  files: ["types", "errors"],
   // The ACP server: it knows nothing of the products built on it.
-  protocols: ["types", "errors", "store-core", "graph", "agent", "process"],
+  acp: ["types", "errors", "store-core", "graph", "agent", "process", "files"],
   // The products `weft acp` and `weft chat`, on the protocol; neither imports the other.
-  "coding-agent": ["types", "errors", "store-core", "graph", "agent", "models", "process", "protocols"],
-  chat: ["types", "errors", "store-core", "graph", "agent", "models", "process", "protocols"],
+  "coding-agent": ["types", "errors", "store-core", "graph", "agent", "models", "process", "acp", "files"],
+  chat: ["types", "errors", "store-core", "graph", "agent", "models", "process", "acp", "files"],
 };
+
+/**
+ * Inside src/acp/, the folders of each concern and what they may import besides themselves, bottom
+ * up (docs/architecture.md has the map). The top folder's files are keyed by name: the editor
+ * bridge's contract sits low, serve-acp.ts high; index.ts (the entry) is not listed, so it may
+ * import any of them.
+ */
+const acpBelow = (...names) => names;
+const acpLayers = {
+  wire: [],
+  errors: [],
+  record: acpBelow("errors"),
+  "editor-bridge.ts": acpBelow("wire", "errors", "record"),
+  mapping: acpBelow("wire", "errors", "record", "editor-bridge.ts"),
+  session: acpBelow("wire", "errors", "record", "editor-bridge.ts", "mapping"),
+  asking: acpBelow("wire", "errors", "record", "editor-bridge.ts", "mapping", "session"),
+  surface: acpBelow("wire", "errors", "record", "editor-bridge.ts", "mapping", "session", "asking"),
+  turn: acpBelow("wire", "errors", "record", "editor-bridge.ts", "mapping", "session", "asking", "surface"),
+  server: acpBelow("wire", "errors", "record", "editor-bridge.ts", "mapping", "session", "asking", "surface", "turn"),
+  "serve-acp.ts": acpBelow("wire", "errors", "record", "editor-bridge.ts", "mapping", "session", "asking", "surface", "turn", "server"),
+  // Beside the stack: the editor's tools, and serving over HTTP (with who may call).
+  editor: acpBelow("wire", "errors", "record", "editor-bridge.ts", "mapping"),
+  "remote/auth": acpBelow("errors"),
+  remote: acpBelow("wire", "errors", "record", "editor-bridge.ts", "mapping", "session", "asking", "surface", "turn", "server", "serve-acp.ts", "remote/auth"),
+};
+
+/** The concern of a path inside src/acp/ (see acpLayers). */
+function acpConcern(pathInAcp) {
+  const parts = pathInAcp.split(sep);
+  if (parts.length === 1) {
+    // A file of the top folder, by its source name (an import names it .js).
+    return parts[0].replace(/\.js$/, ".ts");
+  }
+  return parts[0] === "remote" && parts[1] === "auth" && parts.length > 2 ? "remote/auth" : parts[0];
+}
 
 /** Reports an import (static, dynamic, re-export or `import("…")` type) that leaves its layer. */
 const layerImports = {
   meta: {
     type: "problem",
     schema: [],
-    messages: { outside: "src/{{layer}}/ may import from {{allowed}}, not from src/{{target}} (see Layers in docs/architecture.md)." },
+    messages: {
+      outside: "src/{{layer}}/ may import from {{allowed}}, not from src/{{target}} (see Layers in docs/architecture.md).",
+      insideAcp: "src/acp/{{from}} may import from {{allowed}} in src/acp/, not from {{to}} (see The ACP layer in docs/architecture.md).",
+    },
   },
   create(context) {
     const [layer] = relative(sourceRoot, context.filename).split(sep);
@@ -48,11 +88,24 @@ const layerImports = {
       }
       const target = relative(sourceRoot, resolve(dirname(context.filename), source.value));
       const [folder] = target.split(sep);
+      if (folder === "acp" && layer === "acp") {
+        checkInsideAcp(source, target);
+        return;
+      }
       if (folder === ".." || folder === layer || allowed.includes(folder)) {
         return;
       }
       const names = allowed.length === 0 ? "nothing else in src/" : allowed.map((name) => `src/${name}/`).join(", ");
       context.report({ node: source, messageId: "outside", data: { layer, allowed: names, target: target.split(sep).join("/") } });
+    };
+    const checkInsideAcp = (source, target) => {
+      const from = acpConcern(relative(join(sourceRoot, "acp"), context.filename));
+      const to = acpConcern(relative("acp", target));
+      const below = acpLayers[from];
+      if (below === undefined || from === to || below.includes(to)) {
+        return;
+      }
+      context.report({ node: source, messageId: "insideAcp", data: { from, to, allowed: below.length === 0 ? "nothing else in src/acp/" : below.join(", ") } });
     };
     return {
       ImportDeclaration: (node) => check(node.source),

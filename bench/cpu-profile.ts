@@ -41,9 +41,9 @@ const PARTS: Array<[string, RegExp]> = [
   ["ACP SDK", /node_modules\/@agentclientprotocol\//],
   ["zod", /node_modules\/zod\//],
   ["SQLite store", /node_modules\/better-sqlite3\/|src\/stores\/sqlite\/|node:sqlite/],
-  ["session store (record read)", /src\/protocols\/acp\/(store-sessions|session-store|stored-session)\.ts|src\/stores\/(lazy-store|open-store|sql-rows)\.ts|src\/store-core\//],
-  ["mapping (updates)", /src\/protocols\/acp\/(updates|content|tool-calls|replay[^/]*)\.ts/],
-  ["serialising and writing", /src\/protocols\/acp\/(message-line|streams|update-sink|line-limits)\.ts|^node:internal\/(streams|webstreams|net|stream_base_commons|fs)|^node:(net|stream|tty)/],
+  ["session store (record read)", /src\/acp\/(record\/(store-sessions|session-store)|session\/stored-session)\.ts|src\/stores\/(lazy-store|open-store|sql-rows)\.ts|src\/store-core\//],
+  ["mapping (updates)", /src\/acp\/mapping\/(updates|content|tool-calls|replay[^/]*)\.ts/],
+  ["serialising and writing", /src\/acp\/(wire\/(message-line|streams|line-limits)|session\/update-sink)\.ts|^node:internal\/(streams|webstreams|net|stream_base_commons|fs)|^node:(net|stream|tty)/],
   ["rest of weft", /src\//],
   ["other packages", /node_modules\//],
   ["node", /^node:/],
@@ -53,7 +53,7 @@ const PARTS: Array<[string, RegExp]> = [
  * A text summary of the profiles, their times averaged. `marker` names the source file whose first
  * sample starts the second part of the summary (by default the session store's read).
  */
-export function summariseProfile(files: readonly string[], marker: RegExp = /src\/protocols\/acp\/store-sessions\.ts$/): string {
+export function summariseProfile(files: readonly string[], marker: RegExp = /src\/acp\/record\/store-sessions\.ts$/): string {
   const byPart = new Map<string, number>();
   const afterMarker = new Map<string, number>();
   const byFunction = new Map<string, number>();

@@ -10,7 +10,7 @@ import * as acp from "@agentclientprotocol/sdk";
 
 import { connectInProcess } from "../test/support/in-process.js";
 import { serveCodingAgent } from "../src/coding-agent/serve-coding-agent.js";
-import type { AcpStreams } from "../src/protocols/acp/streams.js";
+import type { AcpStreams } from "../src/acp/wire/streams.js";
 import { openStore } from "../src/stores/open-store.js";
 import { ScriptedModel } from "../src/testing/scripted-model.js";
 import { spawnAgent } from "./agent-client.js";

@@ -1,7 +1,7 @@
 // weft's side of the streaming benchmark: a graph whose one node emits N text deltas for a prompt
 // "stream N", served with serveAcp from the built package.
 import { START, StateGraph, messagesChannel, messageText } from "../dist/index.js";
-import { serveAcp } from "../dist/protocols/acp/index.js";
+import { serveAcp } from "../dist/acp/index.js";
 
 const graph = new StateGraph({ name: "streamer", channels: { messages: messagesChannel() } })
   .addNode("stream", (state, context) => {

@@ -9,7 +9,7 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 
 import { START, StateGraph, messagesChannel, messageText } from "../dist/index.js";
-import { bearerTokens, listenHttp, serveAcp, serveAcpHttp } from "../dist/protocols/acp/index.js";
+import { bearerTokens, listenHttp, serveAcp, serveAcpHttp } from "../dist/acp/index.js";
 
 const now = () => performance.timeOrigin + performance.now();
 

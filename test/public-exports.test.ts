@@ -261,7 +261,7 @@ const surfaces: Record<string, Surface> = {
 
 const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { exports: Record<string, string | { types: string; default: string }> };
 
-/** The source file an entry is built from: `./dist/protocols/acp/index.js` is `src/protocols/acp/index.ts`. */
+/** The source file an entry is built from: `./dist/acp/index.js` is `src/acp/index.ts`. */
 function sourceOf(subpath: string): string {
   const target = manifest.exports[subpath];
   if (typeof target !== "object") {

@@ -3,8 +3,8 @@
 
 import type * as acp from "@agentclientprotocol/sdk";
 
-import { readChecked, writeChecked } from "../protocols/acp/editor/disk-files.js";
-import { resolveOnDisk } from "../protocols/acp/editor/session-paths.js";
+import { readChecked, writeChecked } from "../files/disk-files.js";
+import { resolveOnDisk } from "../files/session-paths.js";
 
 export class LocalFiles {
   constructor(private readonly root: string) {}

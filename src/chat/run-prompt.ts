@@ -7,7 +7,7 @@
 
 import * as acp from "@agentclientprotocol/sdk";
 
-import { POLICY_META, UNATTENDED_META, waitingQuestions } from "../protocols/acp/unattended-turns.js";
+import { POLICY_META, UNATTENDED_META, waitingQuestions } from "../acp/wire/unattended-turns.js";
 import type { AgentLink, AgentTarget } from "./agent-link.js";
 import { type ApprovalPolicy, policyAllows, policyOutcome, policyReason } from "./approval-policy.js";
 import { ChatSessions } from "./chat-sessions.js";

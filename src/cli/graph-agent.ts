@@ -4,10 +4,10 @@
 
 import { messageText } from "../graph/messages.js";
 import type { FromLangGraphOptions } from "../langgraph/from-langgraph.js";
-import { acpEditor } from "../protocols/acp/editor/acp-editor.js";
-import type { AcpOptions } from "../protocols/acp/serve-acp.js";
-import { storeAcpSessions } from "../protocols/acp/store-sessions.js";
-import type { ProtocolGraph } from "../protocols/shared.js";
+import { acpEditor } from "../acp/editor/acp-editor.js";
+import type { AcpOptions } from "../acp/serve-acp.js";
+import { storeAcpSessions } from "../acp/record/store-sessions.js";
+import type { ProtocolGraph } from "../graph/protocol-graph.js";
 import type { Logger } from "../types/logger.js";
 import type { Message } from "../types/messages.js";
 import type { Store } from "../types/store.js";

@@ -8,8 +8,8 @@ import { createRequire } from "node:module";
 import { dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-import type { AcpEditor } from "../protocols/acp/editor/acp-editor.js";
-import type { ProtocolGraph } from "../protocols/shared.js";
+import type { AcpEditor } from "../acp/editor/acp-editor.js";
+import type { ProtocolGraph } from "../graph/protocol-graph.js";
 import type { Logger } from "../types/logger.js";
 import type { Message } from "../types/messages.js";
 import type { Store } from "../types/store.js";

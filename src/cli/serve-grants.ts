@@ -6,7 +6,7 @@ import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 
 import { CommandSandbox, type SandboxCheck } from "../process/command-sandbox.js";
-import type { McpServerPolicy } from "../protocols/acp/editor/mcp-policy.js";
+import type { McpServerPolicy } from "../acp/editor/mcp-policy.js";
 import type { AgentConfig } from "./config.js";
 import { UsageError } from "./usage-error.js";
 

@@ -5,8 +5,8 @@
 
 import type { ApprovalPolicy, ToolList } from "../agent/create-agent.js";
 import type { RunConfig } from "../graph/run-outcome.js";
-import type { AcpModes } from "../protocols/acp/modes.js";
-import { protectedPath } from "../protocols/acp/editor/protected-paths.js";
+import type { AcpModes } from "../acp/surface/modes.js";
+import { protectedPath } from "../acp/editor/protected-paths.js";
 
 /** A coding agent mode's id, as `config.mode` carries it. */
 export type CodingAgentMode = "ask" | "accept-edits" | "plan" | "auto";

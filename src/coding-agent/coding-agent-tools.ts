@@ -2,7 +2,7 @@
 // and question tools, cut down to what the session's mode allows.
 
 import type { AgentRunContext, ToolList } from "../agent/create-agent.js";
-import type { AcpEditor } from "../protocols/acp/editor/acp-editor.js";
+import type { AcpEditor } from "../acp/editor/acp-editor.js";
 import { askUserTool } from "./ask-user-tool.js";
 import { toolsForMode } from "./coding-agent-modes.js";
 import { planTool } from "./plan-tool.js";

@@ -2,7 +2,7 @@
 // next would not fit the model's context window.
 
 import type { AgentInput } from "../agent/create-agent.js";
-import type { AcpCommand } from "../protocols/acp/slash-commands.js";
+import type { AcpCommand } from "../acp/surface/slash-commands.js";
 
 /**
  * Runs the agent with the conversation and `compact: true`: the model summarises it, the editor

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
-import { PermissionLedger } from "../protocols/acp/permission-ledger.js";
-import { MemoryAcpSessionStore } from "../protocols/acp/session-store.js";
-import type { AcpCommandCall, AcpCommandResult } from "../protocols/acp/slash-commands.js";
+import { PermissionLedger } from "../acp/asking/permission-ledger.js";
+import { MemoryAcpSessionStore } from "../acp/record/session-store.js";
+import type { AcpCommandCall, AcpCommandResult } from "../acp/surface/slash-commands.js";
 import type { Logger } from "../types/logger.js";
 import { permissionsCommand } from "./permissions-command.js";
 

@@ -1,8 +1,8 @@
 // `/permissions`: the project's permission grants ("always" answers), numbered, and
 // `/permissions revoke <n>` to take one back, so the next such call is asked about again.
 
-import type { AcpGrant } from "../protocols/acp/permission-grants.js";
-import type { AcpCommand, AcpCommandCall } from "../protocols/acp/slash-commands.js";
+import type { AcpGrant } from "../acp/record/permission-grants.js";
+import type { AcpCommand, AcpCommandCall } from "../acp/surface/slash-commands.js";
 
 /** The `/permissions` command of the coding agent. */
 export function permissionsCommand(): AcpCommand {

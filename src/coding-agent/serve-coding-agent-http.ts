@@ -1,7 +1,7 @@
 // The coding agent served remotely, over ACP's Streamable HTTP and WebSocket transport: the same
 // agent as over stdio, whose tools work on this machine's files, in the directories allowed.
 
-import { type AcpHttpOptions, type AcpHttpServer, serveAcpHttp } from "../protocols/acp/remote/serve-acp-http.js";
+import { type AcpHttpOptions, type AcpHttpServer, serveAcpHttp } from "../acp/remote/serve-acp-http.js";
 import { codingAgent, type CodingAgentOptions } from "./serve-coding-agent.js";
 
 /** Serves the coding agent remotely (see serveAcpHttp), to the principals `http.authenticate` lets in. */

@@ -8,11 +8,11 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 
 import { createAgent } from "../agent/create-agent.js";
 import type { RunConfig } from "../graph/run-outcome.js";
-import { acpEditor, type AcpEditorOptions } from "../protocols/acp/editor/acp-editor.js";
-import { serveAcp, type AcpOptions, type AcpServer } from "../protocols/acp/serve-acp.js";
-import { storeAcpSessions } from "../protocols/acp/store-sessions.js";
-import type { AcpStreams } from "../protocols/acp/streams.js";
-import type { ProtocolGraph } from "../protocols/shared.js";
+import { acpEditor, type AcpEditorOptions } from "../acp/editor/acp-editor.js";
+import { serveAcp, type AcpOptions, type AcpServer } from "../acp/serve-acp.js";
+import { storeAcpSessions } from "../acp/record/store-sessions.js";
+import type { AcpStreams } from "../acp/wire/streams.js";
+import type { ProtocolGraph } from "../graph/protocol-graph.js";
 import type { Logger } from "../types/logger.js";
 import type { Store } from "../types/store.js";
 import { CODING_AGENT_INSTRUCTIONS } from "./coding-agent-instructions.js";

@@ -2,7 +2,7 @@
 // note on the mode it is in, and the project's AGENTS.md files, read from disk for every model call.
 
 import type { AgentRunContext } from "../agent/create-agent.js";
-import type { AcpEditor } from "../protocols/acp/editor/acp-editor.js";
+import type { AcpEditor } from "../acp/editor/acp-editor.js";
 import { modeInstructions } from "./coding-agent-modes.js";
 import { projectInstructionsSection } from "./project-instructions.js";
 

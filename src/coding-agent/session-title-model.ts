@@ -7,7 +7,7 @@ import type { LanguageModelV3, LanguageModelV3Content } from "@ai-sdk/provider";
 
 import type { RunConfig } from "../graph/run-outcome.js";
 import { SIDE_CALL_HEADER } from "../models/side-call-header.js";
-import type { AcpTitle } from "../protocols/acp/session-title.js";
+import type { AcpTitle } from "../acp/surface/session-title.js";
 
 /** How long the side call may take before the title falls back to the prompt's words. */
 export const TITLE_TIMEOUT_MS = 20_000;

@@ -1,6 +1,6 @@
 // The base of weft's local errors: ones that never cross the wire as they are. Each has a code from
 // WeftErrorCode and structured fields; a protocol server maps them to wire errors itself (for ACP,
-// toRequestError() in src/protocols/acp/wire-errors.ts).
+// toRequestError() in src/acp/server/wire-errors.ts).
 //
 // Every class is recognisable across copies of the package (a bundled command and the library, two
 // versions in one install), where `instanceof` fails: each sets its own marker, a `Symbol.for` key

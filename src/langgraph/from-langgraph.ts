@@ -17,7 +17,7 @@ import { ThreadBusyError, UnknownInterruptError } from "../graph/graph-errors.js
 import type { Interrupt } from "../graph/interrupt.js";
 import { createMessageId } from "../graph/messages.js";
 import type { GraphRun, RunConfig, RunOutcome } from "../graph/run-outcome.js";
-import type { ProtocolGraph, ProtocolRunOptions, ProtocolThread } from "../protocols/shared.js";
+import type { ProtocolGraph, ProtocolRunOptions, ProtocolThread } from "../graph/protocol-graph.js";
 import type { Message } from "../types/messages.js";
 import type { Principal } from "../types/principal.js";
 import { breakpointInterrupts, type BreakpointNodes, breakpointPlan, breakpointsOf, changedSinceBreakpoint, stopsAt, unrunResults } from "./breakpoints.js";

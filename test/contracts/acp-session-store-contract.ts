@@ -5,8 +5,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import type { Message } from "../../src/types/messages.js";
-import type { AcpGrant } from "../../src/protocols/acp/permission-grants.js";
-import type { AcpSessionClaim, AcpSessionRecord, AcpSessionStore, AcpSessionSummary } from "../../src/protocols/acp/session-store.js";
+import type { AcpGrant } from "../../src/acp/record/permission-grants.js";
+import type { AcpSessionClaim, AcpSessionRecord, AcpSessionStore, AcpSessionSummary } from "../../src/acp/record/session-store.js";
 
 /** Groups of cases a store may not support; each needs a written reason to be skipped. */
 export type AcpSessionStoreFeature =

@@ -8,7 +8,7 @@ import { hostname } from "node:os";
 
 import type { Lease } from "../../src/graph/lease.js";
 import type { AcpSessionStoreUnderTest } from "../contracts/acp-session-store-contract.js";
-import { storeAcpSessions } from "../../src/protocols/acp/store-sessions.js";
+import { storeAcpSessions } from "../../src/acp/record/store-sessions.js";
 import type { JsonValue } from "../../src/types/json.js";
 import type { Store } from "../../src/types/store.js";
 

@@ -5,8 +5,8 @@ import { PassThrough, Readable, Writable } from "node:stream";
 
 import * as acp from "@agentclientprotocol/sdk";
 
-import { serveAcp, type AcpOptions, type AcpServer, type AcpStreams } from "../../src/protocols/acp/index.js";
-import type { ProtocolGraph } from "../../src/protocols/shared.js";
+import { serveAcp, type AcpOptions, type AcpServer, type AcpStreams } from "../../src/acp/index.js";
+import type { ProtocolGraph } from "../../src/graph/protocol-graph.js";
 import { WireChecker } from "./acp-wire.js";
 import { lineSplitter } from "./lines.js";
 

@@ -4,7 +4,7 @@
 
 import type { ThreadInfo } from "../../src/graph/compiled-graph.js";
 import type { RunEvent } from "../../src/graph/events.js";
-import type { ProtocolGraph, ProtocolResult, ProtocolRun, ProtocolRunOptions } from "../../src/protocols/shared.js";
+import type { ProtocolGraph, ProtocolResult, ProtocolRun, ProtocolRunOptions } from "../../src/graph/protocol-graph.js";
 
 export interface ScriptedRun {
   events?: RunEvent[] | undefined;

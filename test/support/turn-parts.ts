@@ -5,24 +5,24 @@
 
 import type * as acp from "@agentclientprotocol/sdk";
 
-import { ConfigOptions } from "../../src/protocols/acp/config-options.js";
-import type { FormOutcome, FormRequest } from "../../src/protocols/acp/elicitation.js";
-import { HeldUpdates } from "../../src/protocols/acp/held-updates.js";
-import type { PermissionChoice, PermissionOffer } from "../../src/protocols/acp/permissions.js";
-import { PermissionLedger } from "../../src/protocols/acp/permission-ledger.js";
-import { SessionCommands } from "../../src/protocols/acp/session-commands.js";
-import { SessionConfig } from "../../src/protocols/acp/session-config.js";
-import { type AcpSessionRecord, type AcpSessionStore, MemoryAcpSessionStore } from "../../src/protocols/acp/session-store.js";
-import { type AcpTitle, SessionTitle } from "../../src/protocols/acp/session-title.js";
-import { SessionUsage } from "../../src/protocols/acp/session-usage.js";
-import type { AcpCommands } from "../../src/protocols/acp/slash-commands.js";
-import { StoredSession } from "../../src/protocols/acp/stored-session.js";
-import { ToolCallIds } from "../../src/protocols/acp/tool-calls.js";
-import { Transcript } from "../../src/protocols/acp/transcript.js";
-import type { TurnParts, TurnSettings } from "../../src/protocols/acp/turn.js";
-import { UpdateSink } from "../../src/protocols/acp/update-sink.js";
-import type { AcpUsageOptions } from "../../src/protocols/acp/usage.js";
-import type { ProtocolGraph } from "../../src/protocols/shared.js";
+import { ConfigOptions } from "../../src/acp/surface/config-options.js";
+import type { FormOutcome, FormRequest } from "../../src/acp/asking/elicitation.js";
+import { HeldUpdates } from "../../src/acp/session/held-updates.js";
+import type { PermissionChoice, PermissionOffer } from "../../src/acp/asking/permissions.js";
+import { PermissionLedger } from "../../src/acp/asking/permission-ledger.js";
+import { SessionCommands } from "../../src/acp/surface/session-commands.js";
+import { SessionConfig } from "../../src/acp/surface/session-config.js";
+import { type AcpSessionRecord, type AcpSessionStore, MemoryAcpSessionStore } from "../../src/acp/record/session-store.js";
+import { type AcpTitle, SessionTitle } from "../../src/acp/surface/session-title.js";
+import { SessionUsage } from "../../src/acp/surface/session-usage.js";
+import type { AcpCommands } from "../../src/acp/surface/slash-commands.js";
+import { StoredSession } from "../../src/acp/session/stored-session.js";
+import { ToolCallIds } from "../../src/acp/mapping/tool-calls.js";
+import { Transcript } from "../../src/acp/turn/transcript.js";
+import type { TurnParts, TurnSettings } from "../../src/acp/turn/turn.js";
+import { UpdateSink } from "../../src/acp/session/update-sink.js";
+import type { AcpUsageOptions } from "../../src/acp/surface/usage.js";
+import type { ProtocolGraph } from "../../src/graph/protocol-graph.js";
 import type { Logger } from "../../src/types/logger.js";
 
 export interface LogLine {

@@ -1,7 +1,7 @@
 // The coding agent's slash commands, assembled in one list with /help first. A command of another
 // part of the agent joins by being passed in `more`, and /help lists it with the rest.
 
-import type { AcpCommand } from "../../protocols/acp/slash-commands.js";
+import type { AcpCommand } from "../../acp/surface/slash-commands.js";
 import type { CommandSettings } from "./command-settings.js";
 import { helpCommand } from "./help-command.js";
 import { initCommand } from "./init-command.js";

@@ -1,8 +1,8 @@
 // What the coding agent's slash commands need beyond the call itself: the modes and config options
 // the agent declares, and a way to change a session's values (AcpServer.setConfig).
 
-import type { AcpConfigOption, AcpConfigValues } from "../../protocols/acp/config-options.js";
-import type { AcpModes } from "../../protocols/acp/modes.js";
+import type { AcpConfigOption, AcpConfigValues } from "../../acp/surface/config-options.js";
+import type { AcpModes } from "../../acp/surface/modes.js";
 
 export interface CommandSettings {
   /** The modes sessions offer. */

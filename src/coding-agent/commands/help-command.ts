@@ -1,6 +1,6 @@
 // /help: lists the coding agent's slash commands, answered at once without the model.
 
-import type { AcpCommand } from "../../protocols/acp/slash-commands.js";
+import type { AcpCommand } from "../../acp/surface/slash-commands.js";
 
 /** The /help command over `commands` (asked when it runs, so it lists whatever the list holds then, itself included). */
 export function helpCommand(commands: () => readonly AcpCommand[]): AcpCommand {

@@ -1,8 +1,8 @@
 // /mode: shows the session's mode and the others, or switches to the one named (as the editor's
 // mode picker would, through AcpServer.setConfig so the editor's picker follows).
 
-import { MODE_OPTION_ID } from "../../protocols/acp/modes.js";
-import type { AcpCommand } from "../../protocols/acp/slash-commands.js";
+import { MODE_OPTION_ID } from "../../acp/surface/modes.js";
+import type { AcpCommand } from "../../acp/surface/slash-commands.js";
 import { findChoice, listChoices, type NamedChoice } from "./choice-names.js";
 import type { CommandSettings } from "./command-settings.js";
 

@@ -2,8 +2,8 @@
 // works over whatever model picker the agent declares (the select config option of category
 // `model`, or with id `model`); without one, it says the model is fixed.
 
-import type { AcpConfigChoice, AcpConfigOption, AcpSelectConfigOption } from "../../protocols/acp/config-options.js";
-import type { AcpCommand } from "../../protocols/acp/slash-commands.js";
+import type { AcpConfigChoice, AcpConfigOption, AcpSelectConfigOption } from "../../acp/surface/config-options.js";
+import type { AcpCommand } from "../../acp/surface/slash-commands.js";
 import { findChoice, listChoices } from "./choice-names.js";
 import type { CommandSettings } from "./command-settings.js";
 
