@@ -77,7 +77,8 @@ export class ChatInput {
     });
     this.readline.on("line", (line) => {
       this.resetHistory();
-      this.onLine(line);
+      // Node 24's readline hands back a recalled multi-line entry with its lines joined by "\r".
+      this.onLine(line.replace(/\r\n?/g, "\n"));
     });
     this.readline.on("close", () => this.onClose());
     if (options.terminal) {
