@@ -113,7 +113,7 @@ describe("toRequestError", () => {
   });
 
   it("recognises the errors of another copy of the package", async () => {
-    const specifier = "./session-errors.js?second-copy";
+    const specifier = "../errors/session-errors.js?second-copy";
     const copy = (await import(/* @vite-ignore */ specifier)) as typeof sessionErrors;
     expect(copy.SessionConflictError).not.toBe(SessionConflictError);
     expect(wire(new copy.SessionNotFoundError("sess_4"))).toEqual({ code: -32002, message: "Resource not found", data: { sessionId: "sess_4" } });
