@@ -135,8 +135,9 @@ describe("weft serve's request bodies", () => {
     const before = peakMemory(pid);
     const results = await Promise.all(Array.from({ length: 50 }, () => postLargeH2(session, BODY_BYTES, {})));
     // A stream is answered 401, or reset by Node when the session's data waiting to be read
-    // passes its limit (ENHANCE_YOUR_CALM): either way its body is not kept.
-    expect(results.filter((result) => result !== 401 && result !== "ERR_HTTP2_STREAM_ERROR")).toEqual([]);
+    // passes its limit (ENHANCE_YOUR_CALM): either way its body is not kept. Node 24 may close a
+    // reset stream without an error event ("closed"); the server still serving below rules out a crash.
+    expect(results.filter((result) => result !== 401 && result !== "ERR_HTTP2_STREAM_ERROR" && result !== "closed")).toEqual([]);
     expect((peakMemory(pid) - before) / MiB).toBeLessThan(100);
     expect(await stillServes(served.url)).toBe(200);
   });
