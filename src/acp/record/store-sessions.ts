@@ -12,7 +12,7 @@
 // that covers it. Items no committed record reaches (a write that was refused or cut short, or
 // messages a later write replaced) are removed by the next write that commits.
 
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 
 import { decodeLease, encodeLease, type Lease } from "../../graph/lease.js";
@@ -31,9 +31,10 @@ import {
   type AcpSessionSummary,
   type AcpTurnRecord,
   type AcpUsageRecord,
-  summarize,
 } from "./session-store.js";
-import { type AcpGrant, checkGrants, CorruptLedgerError, withGrant, withoutGrant } from "./permission-grants.js";
+import { type AcpGrant, withGrant, withoutGrant } from "./permission-grants.js";
+import { decodeIndexEntry, encodeIndexEntry } from "./stored-index-codec.js";
+import { decodeLedger, encodeLedger, ledgerKey } from "./stored-ledger-codec.js";
 import { SessionConflictError } from "../errors/session-errors.js";
 
 export { SessionConflictError };
@@ -264,8 +265,7 @@ class StoredSessions implements SharedAcpSessionStore {
     for (const key of unreached) {
       await this.store.delete(namespace, key);
     }
-    const { sessionId: _id, ...summary } = summarize(record);
-    await this.store.put(this.indexNamespace(), sessionId, summary as unknown as JsonValue);
+    await this.store.put(this.indexNamespace(), sessionId, encodeIndexEntry(record));
   }
 
   async list(options: AcpSessionQuery): Promise<AcpSessionSummary[]> {
@@ -281,20 +281,7 @@ class StoredSessions implements SharedAcpSessionStore {
     // at growing offsets would skip a session whenever one before it was deleted in between.
     const all = Number.MAX_SAFE_INTEGER;
     const items = await this.store.search(this.indexNamespace(), filter ? { filter, limit: all } : { limit: all });
-    const summaries = items.map((item) => {
-      const value = item.value as Omit<AcpSessionSummary, "sessionId">;
-      const summary: AcpSessionSummary = { sessionId: item.key, cwd: value.cwd, updatedAt: value.updatedAt };
-      if (value.additionalDirectories?.length) {
-        summary.additionalDirectories = value.additionalDirectories;
-      }
-      if (value.title) {
-        summary.title = value.title;
-      }
-      if (value.owner !== undefined) {
-        summary.owner = value.owner;
-      }
-      return summary;
-    });
+    const summaries = items.flatMap((item) => decodeIndexEntry(item.key, item.value) ?? []);
     return summaries.sort((left, right) => right.updatedAt.localeCompare(left.updatedAt)).slice(options.offset, options.offset + options.limit);
   }
 
@@ -351,19 +338,14 @@ class StoredSessions implements SharedAcpSessionStore {
     if (!item) {
       return { grants: [], revision: 0 };
     }
-    const value = item.value as { cwd?: unknown; grants?: unknown } | null;
-    if (typeof value !== "object" || value === null || value.cwd !== cwd) {
-      throw new CorruptLedgerError(cwd);
-    }
-    return { grants: checkGrants(value.grants, cwd), revision: item.revision };
+    return { grants: decodeLedger(item.value, cwd), revision: item.revision };
   }
 
   /** Changes a project's grants with a compare-and-put, reading again when another write came first. */
   private async changeLedger(cwd: string, change: (grants: AcpGrant[]) => AcpGrant[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       const { grants, revision } = await this.readLedger(cwd);
-      const value = { cwd, grants: change(grants) };
-      const written = await this.store.compareAndPut(this.ledgerNamespace(), ledgerKey(cwd), value as unknown as JsonValue, { expected: revision });
+      const written = await this.store.compareAndPut(this.ledgerNamespace(), ledgerKey(cwd), encodeLedger(cwd, change(grants)), { expected: revision });
       if (written !== undefined) {
         return;
       }
@@ -384,11 +366,6 @@ class StoredSessions implements SharedAcpSessionStore {
   private indexNamespace(): string[] {
     return [...this.root, "index"];
   }
-}
-
-/** The key of a project's ledger: a hash of its directory, which may hold any character. */
-function ledgerKey(cwd: string): string {
-  return createHash("sha256").update(cwd).digest("hex");
 }
 
 /** The key of a message of a segment (version 1's, named "", has none after the index). */
