@@ -34,6 +34,7 @@ import {
 } from "./session-store.js";
 import { type AcpGrant, withGrant, withoutGrant } from "./permission-grants.js";
 import { decodeIndexEntry, encodeIndexEntry } from "./stored-index-codec.js";
+import { decodeMessageItem, encodeMessageItem, type MessageItem, messageKey } from "./stored-message-codec.js";
 import { decodeLedger, encodeLedger, ledgerKey } from "./stored-ledger-codec.js";
 import { SessionConflictError } from "../errors/session-errors.js";
 
@@ -66,18 +67,6 @@ interface Meta {
   count: number;
   /** The segment holding the last message (absent with no messages, or in a version 1 record). */
   head?: string | undefined;
-}
-
-/** A message item's value. */
-interface MessageItem {
-  index: number;
-  message: Message;
-  /** The write (segment) it belongs to; absent in version 1. */
-  write?: string | undefined;
-  /** The segment's first index. */
-  from?: number | undefined;
-  /** The segment before it, which holds the indexes below `from`. */
-  after?: string | undefined;
 }
 
 interface Known {
@@ -149,14 +138,14 @@ class StoredSessions implements SharedAcpSessionStore {
     for (let offset = 0; ; offset += limit) {
       const page = await this.store.search(namespace, { limit, offset });
       for (const item of page) {
-        const entry = item.value as unknown as Partial<MessageItem>;
-        if (!item.key.startsWith("m:") || typeof entry.index !== "number" || !entry.message) {
+        const entry = decodeMessageItem(item.key, item.value);
+        if (!entry) {
           continue;
         }
-        const write = entry.write ?? "";
+        const write = entry.write;
         let segment = segments.get(write);
         if (!segment) {
-          segment = { from: entry.from ?? 0, after: entry.after, messages: new Map() };
+          segment = { from: entry.from, after: entry.after, messages: new Map() };
           segments.set(write, segment);
         }
         segment.messages.set(entry.index, entry.message);
@@ -215,11 +204,8 @@ class StoredSessions implements SharedAcpSessionStore {
       const follows = keep > 0 ? from[keep - 1] : undefined;
       await Promise.all(
         added.map((message, offset) => {
-          const item: MessageItem = { index: keep + offset, message, write, from: keep };
-          if (follows !== undefined) {
-            item.after = follows;
-          }
-          return this.store.put(namespace, messageKey(keep + offset, write), item as unknown as JsonValue);
+          const item: MessageItem = { index: keep + offset, message, write, from: keep, after: follows };
+          return this.store.put(namespace, messageKey(keep + offset, write), encodeMessageItem(item));
         }),
       );
       segments.push(...added.map(() => write));
@@ -366,12 +352,6 @@ class StoredSessions implements SharedAcpSessionStore {
   private indexNamespace(): string[] {
     return [...this.root, "index"];
   }
-}
-
-/** The key of a message of a segment (version 1's, named "", has none after the index). */
-function messageKey(index: number, write: string): string {
-  const position = `m:${String(index).padStart(9, "0")}`;
-  return write === "" ? position : `${position}:${write}`;
 }
 
 function toRecord(meta: Meta, history: Message[]): AcpSessionRecord {
