@@ -17,23 +17,18 @@ import { hostname } from "node:os";
 
 import { decodeLease, encodeLease, type Lease } from "../../graph/lease.js";
 import { claimLease, type LeaseSlot } from "../../graph/lease-keeper.js";
-import type { JsonValue } from "../../types/json.js";
 import type { Message } from "../../types/messages.js";
 import type { Namespace, Store } from "../../types/store.js";
-import type { ProtocolInterrupt } from "../../graph/protocol-graph.js";
-import type { AcpConfigValues } from "./config-values.js";
 import {
   type AcpSessionClaim,
-  type AcpSessionInfo,
   type AcpSessionQuery,
   type AcpSessionRecord,
   type AcpSessionStore,
   type AcpSessionSummary,
-  type AcpTurnRecord,
-  type AcpUsageRecord,
 } from "./session-store.js";
 import { type AcpGrant, withGrant, withoutGrant } from "./permission-grants.js";
 import { decodeIndexEntry, encodeIndexEntry } from "./stored-index-codec.js";
+import { decodeMeta, encodeMeta, recordOf, type StoredMeta } from "./stored-meta-codec.js";
 import { decodeMessageItem, encodeMessageItem, type MessageItem, messageKey } from "./stored-message-codec.js";
 import { decodeLedger, encodeLedger, ledgerKey } from "./stored-ledger-codec.js";
 import { SessionConflictError } from "../errors/session-errors.js";
@@ -49,24 +44,6 @@ export interface SharedAcpSessionStore extends AcpSessionStore {
   grants(cwd: string): Promise<AcpGrant[]>;
   putGrant(cwd: string, grant: AcpGrant): Promise<void>;
   deleteGrant(cwd: string, tool: string, scope: string): Promise<void>;
-}
-
-interface Meta {
-  /** 2: messages in segments; 1: one item `m:<index>` per message (read as one segment, named ""). */
-  v: 1 | 2;
-  info: AcpSessionInfo;
-  always: Array<[string, boolean]>;
-  config?: AcpConfigValues | undefined;
-  title?: string | undefined;
-  usage?: AcpUsageRecord | undefined;
-  pending?: ProtocolInterrupt[] | undefined;
-  answered?: Record<string, unknown> | undefined;
-  turn?: AcpTurnRecord | undefined;
-  updatedAt: string;
-  /** How many messages the conversation has. */
-  count: number;
-  /** The segment holding the last message (absent with no messages, or in a version 1 record). */
-  head?: string | undefined;
 }
 
 interface Known {
@@ -113,10 +90,13 @@ class StoredSessions implements SharedAcpSessionStore {
       if (known && known.revision === meta.revision) {
         return copy(known.record);
       }
-      const value = meta.value as unknown as Meta;
+      const value = decodeMeta(meta.value);
+      if (!value) {
+        throw new Error(`Session ${sessionId} has a record this store cannot read.`);
+      }
       const read = await this.readMessages(namespace, value);
       if (read) {
-        const record = toRecord(value, read.history);
+        const record = recordOf(value, read.history);
         this.known.set(sessionId, { revision: meta.revision, record: copy(record), segments: read.segments, garbage: read.garbage });
         return record;
       }
@@ -130,7 +110,7 @@ class StoredSessions implements SharedAcpSessionStore {
   }
 
   /** The conversation `meta` commits to, from its segments; undefined when an item it reaches is missing. */
-  private async readMessages(namespace: Namespace, meta: Meta): Promise<{ history: Message[]; segments: string[]; garbage: string[] } | undefined> {
+  private async readMessages(namespace: Namespace, meta: StoredMeta): Promise<{ history: Message[]; segments: string[]; garbage: string[] } | undefined> {
     const segments = new Map<string, { from: number; after: string | undefined; messages: Map<number, Message> }>();
     const keys: Array<{ key: string; write: string; index: number }> = [];
     // One read for the whole conversation (its messages, `meta`, `lease`, and a few leftovers).
@@ -210,30 +190,8 @@ class StoredSessions implements SharedAcpSessionStore {
       );
       segments.push(...added.map(() => write));
     }
-    const meta: Meta = { v: 2, info: record.info, always: record.always, updatedAt: record.updatedAt, count: after.length };
-    const head = segments.at(-1);
-    if (head !== undefined) {
-      meta.head = head;
-    }
-    if (record.config) {
-      meta.config = record.config;
-    }
-    if (record.title !== undefined) {
-      meta.title = record.title;
-    }
-    if (record.usage) {
-      meta.usage = record.usage;
-    }
-    if (record.pending?.length) {
-      meta.pending = record.pending;
-    }
-    if (record.answered && Object.keys(record.answered).length > 0) {
-      meta.answered = record.answered;
-    }
-    if (record.turn) {
-      meta.turn = record.turn;
-    }
-    const revision = await this.store.compareAndPut(namespace, "meta", meta as unknown as JsonValue, { expected: known?.revision ?? 0 });
+    const meta = encodeMeta(record, after.length, segments.at(-1));
+    const revision = await this.store.compareAndPut(namespace, "meta", meta, { expected: known?.revision ?? 0 });
     if (revision === undefined) {
       this.known.delete(sessionId);
       // No committed record reaches this write's messages; they go now, or with the next write that commits.
@@ -352,29 +310,6 @@ class StoredSessions implements SharedAcpSessionStore {
   private indexNamespace(): string[] {
     return [...this.root, "index"];
   }
-}
-
-function toRecord(meta: Meta, history: Message[]): AcpSessionRecord {
-  const record: AcpSessionRecord = { info: meta.info, history, always: meta.always ?? [], updatedAt: meta.updatedAt };
-  if (meta.config) {
-    record.config = meta.config;
-  }
-  if (meta.title !== undefined) {
-    record.title = meta.title;
-  }
-  if (meta.usage) {
-    record.usage = meta.usage;
-  }
-  if (meta.pending?.length) {
-    record.pending = meta.pending;
-  }
-  if (meta.answered) {
-    record.answered = meta.answered;
-  }
-  if (meta.turn) {
-    record.turn = meta.turn;
-  }
-  return record;
 }
 
 /**
