@@ -11,13 +11,17 @@
 // walks from it back through the segments it follows, taking each index from the newest segment
 // that covers it. Items no committed record reaches (a write that was refused or cut short, or
 // messages a later write replaced) are removed by the next write that commits.
+//
+// This file keeps the orchestration (read, write and commit, list, delete, claim, the ledger's
+// retries); each stored item's form is its codec's: stored-meta-codec.ts, stored-message-codec.ts
+// (read back by stored-conversation.ts), stored-index-codec.ts, stored-ledger-codec.ts, and the
+// lease's graph/lease.ts.
 
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 
 import { decodeLease, encodeLease, type Lease } from "../../graph/lease.js";
 import { claimLease, type LeaseSlot } from "../../graph/lease-keeper.js";
-import type { Message } from "../../types/messages.js";
 import type { Namespace, Store } from "../../types/store.js";
 import {
   type AcpSessionClaim,
@@ -28,8 +32,9 @@ import {
 } from "./session-store.js";
 import { type AcpGrant, withGrant, withoutGrant } from "./permission-grants.js";
 import { decodeIndexEntry, encodeIndexEntry } from "./stored-index-codec.js";
-import { decodeMeta, encodeMeta, recordOf, type StoredMeta } from "./stored-meta-codec.js";
-import { decodeMessageItem, encodeMessageItem, type MessageItem, messageKey } from "./stored-message-codec.js";
+import { decodeMeta, encodeMeta, recordOf } from "./stored-meta-codec.js";
+import { readConversation } from "./stored-conversation.js";
+import { encodeMessageItem, type MessageItem, messageKey } from "./stored-message-codec.js";
 import { decodeLedger, encodeLedger, ledgerKey } from "./stored-ledger-codec.js";
 import { SessionConflictError } from "../errors/session-errors.js";
 
@@ -94,7 +99,7 @@ class StoredSessions implements SharedAcpSessionStore {
       if (!value) {
         throw new Error(`Session ${sessionId} has a record this store cannot read.`);
       }
-      const read = await this.readMessages(namespace, value);
+      const read = await readConversation(this.store, namespace, value);
       if (read) {
         const record = recordOf(value, read.history);
         this.known.set(sessionId, { revision: meta.revision, record: copy(record), segments: read.segments, garbage: read.garbage });
@@ -107,52 +112,6 @@ class StoredSessions implements SharedAcpSessionStore {
         throw new Error(`Session ${sessionId} is missing messages of its conversation (read ${attempt} times).`);
       }
     }
-  }
-
-  /** The conversation `meta` commits to, from its segments; undefined when an item it reaches is missing. */
-  private async readMessages(namespace: Namespace, meta: StoredMeta): Promise<{ history: Message[]; segments: string[]; garbage: string[] } | undefined> {
-    const segments = new Map<string, { from: number; after: string | undefined; messages: Map<number, Message> }>();
-    const keys: Array<{ key: string; write: string; index: number }> = [];
-    // One read for the whole conversation (its messages, `meta`, `lease`, and a few leftovers).
-    const limit = meta.count + 64;
-    for (let offset = 0; ; offset += limit) {
-      const page = await this.store.search(namespace, { limit, offset });
-      for (const item of page) {
-        const entry = decodeMessageItem(item.key, item.value);
-        if (!entry) {
-          continue;
-        }
-        const write = entry.write;
-        let segment = segments.get(write);
-        if (!segment) {
-          segment = { from: entry.from, after: entry.after, messages: new Map() };
-          segments.set(write, segment);
-        }
-        segment.messages.set(entry.index, entry.message);
-        keys.push({ key: item.key, write, index: entry.index });
-      }
-      if (page.length < limit) {
-        break;
-      }
-    }
-    const history: Message[] = new Array<Message>(meta.count);
-    const from: string[] = new Array<string>(meta.count);
-    let write: string | undefined = meta.head ?? "";
-    let segment = segments.get(write);
-    for (let index = meta.count - 1; index >= 0; index--) {
-      while (segment && index < segment.from) {
-        write = segment.after;
-        segment = write === undefined ? undefined : segments.get(write);
-      }
-      const message = segment?.messages.get(index);
-      if (!message || write === undefined) {
-        return undefined;
-      }
-      history[index] = message;
-      from[index] = write;
-    }
-    const garbage = keys.filter(({ write, index }) => from[index] !== write).map(({ key }) => key);
-    return { history, segments: from, garbage };
   }
 
   async put(record: AcpSessionRecord): Promise<void> {
