@@ -126,6 +126,12 @@ describe("storeAcpSessions' layout", () => {
     await expect(storeAcpSessions(store).get("sess_1")).rejects.toThrow("Session sess_1 is missing messages of its conversation (read 1 times).");
   });
 
+  it("says so when `meta` is not a session's record, instead of answering a broken one", async () => {
+    const store = new MemoryStore();
+    await store.put(sessionNamespace("sess_1"), "meta", { v: 2, info: "sess_1", always: [], updatedAt: "2025-03-01T10:00:00.000Z", count: 0 });
+    await expect(storeAcpSessions(store).get("sess_1")).rejects.toThrow("Session sess_1 has a record this store cannot read.");
+  });
+
   it("reads and carries on a session written in the first layout, one item per message", async () => {
     const store = new MemoryStore();
     const namespace = sessionNamespace("sess_1");

@@ -11,29 +11,31 @@
 // walks from it back through the segments it follows, taking each index from the newest segment
 // that covers it. Items no committed record reaches (a write that was refused or cut short, or
 // messages a later write replaced) are removed by the next write that commits.
+//
+// This file keeps the orchestration (read, write and commit, list, delete, claim, the ledger's
+// retries); each stored item's form is its codec's: stored-meta-codec.ts, stored-message-codec.ts
+// (read back by stored-conversation.ts), stored-index-codec.ts, stored-ledger-codec.ts, and the
+// lease's graph/lease.ts.
 
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 
 import { decodeLease, encodeLease, type Lease } from "../../graph/lease.js";
 import { claimLease, type LeaseSlot } from "../../graph/lease-keeper.js";
-import type { JsonValue } from "../../types/json.js";
-import type { Message } from "../../types/messages.js";
 import type { Namespace, Store } from "../../types/store.js";
-import type { ProtocolInterrupt } from "../../graph/protocol-graph.js";
-import type { AcpConfigValues } from "./config-values.js";
 import {
   type AcpSessionClaim,
-  type AcpSessionInfo,
   type AcpSessionQuery,
   type AcpSessionRecord,
   type AcpSessionStore,
   type AcpSessionSummary,
-  type AcpTurnRecord,
-  type AcpUsageRecord,
-  summarize,
 } from "./session-store.js";
-import { type AcpGrant, checkGrants, CorruptLedgerError, withGrant, withoutGrant } from "./permission-grants.js";
+import { type AcpGrant, withGrant, withoutGrant } from "./permission-grants.js";
+import { decodeIndexEntry, encodeIndexEntry } from "./stored-index-codec.js";
+import { decodeMeta, encodeMeta, recordOf } from "./stored-meta-codec.js";
+import { readConversation } from "./stored-conversation.js";
+import { encodeMessageItem, type MessageItem, messageKey } from "./stored-message-codec.js";
+import { decodeLedger, encodeLedger, ledgerKey } from "./stored-ledger-codec.js";
 import { SessionConflictError } from "../errors/session-errors.js";
 
 export { SessionConflictError };
@@ -47,36 +49,6 @@ export interface SharedAcpSessionStore extends AcpSessionStore {
   grants(cwd: string): Promise<AcpGrant[]>;
   putGrant(cwd: string, grant: AcpGrant): Promise<void>;
   deleteGrant(cwd: string, tool: string, scope: string): Promise<void>;
-}
-
-interface Meta {
-  /** 2: messages in segments; 1: one item `m:<index>` per message (read as one segment, named ""). */
-  v: 1 | 2;
-  info: AcpSessionInfo;
-  always: Array<[string, boolean]>;
-  config?: AcpConfigValues | undefined;
-  title?: string | undefined;
-  usage?: AcpUsageRecord | undefined;
-  pending?: ProtocolInterrupt[] | undefined;
-  answered?: Record<string, unknown> | undefined;
-  turn?: AcpTurnRecord | undefined;
-  updatedAt: string;
-  /** How many messages the conversation has. */
-  count: number;
-  /** The segment holding the last message (absent with no messages, or in a version 1 record). */
-  head?: string | undefined;
-}
-
-/** A message item's value. */
-interface MessageItem {
-  index: number;
-  message: Message;
-  /** The write (segment) it belongs to; absent in version 1. */
-  write?: string | undefined;
-  /** The segment's first index. */
-  from?: number | undefined;
-  /** The segment before it, which holds the indexes below `from`. */
-  after?: string | undefined;
 }
 
 interface Known {
@@ -123,10 +95,13 @@ class StoredSessions implements SharedAcpSessionStore {
       if (known && known.revision === meta.revision) {
         return copy(known.record);
       }
-      const value = meta.value as unknown as Meta;
-      const read = await this.readMessages(namespace, value);
+      const value = decodeMeta(meta.value);
+      if (!value) {
+        throw new Error(`Session ${sessionId} has a record this store cannot read.`);
+      }
+      const read = await readConversation(this.store, namespace, value);
       if (read) {
-        const record = toRecord(value, read.history);
+        const record = recordOf(value, read.history);
         this.known.set(sessionId, { revision: meta.revision, record: copy(record), segments: read.segments, garbage: read.garbage });
         return record;
       }
@@ -137,52 +112,6 @@ class StoredSessions implements SharedAcpSessionStore {
         throw new Error(`Session ${sessionId} is missing messages of its conversation (read ${attempt} times).`);
       }
     }
-  }
-
-  /** The conversation `meta` commits to, from its segments; undefined when an item it reaches is missing. */
-  private async readMessages(namespace: Namespace, meta: Meta): Promise<{ history: Message[]; segments: string[]; garbage: string[] } | undefined> {
-    const segments = new Map<string, { from: number; after: string | undefined; messages: Map<number, Message> }>();
-    const keys: Array<{ key: string; write: string; index: number }> = [];
-    // One read for the whole conversation (its messages, `meta`, `lease`, and a few leftovers).
-    const limit = meta.count + 64;
-    for (let offset = 0; ; offset += limit) {
-      const page = await this.store.search(namespace, { limit, offset });
-      for (const item of page) {
-        const entry = item.value as unknown as Partial<MessageItem>;
-        if (!item.key.startsWith("m:") || typeof entry.index !== "number" || !entry.message) {
-          continue;
-        }
-        const write = entry.write ?? "";
-        let segment = segments.get(write);
-        if (!segment) {
-          segment = { from: entry.from ?? 0, after: entry.after, messages: new Map() };
-          segments.set(write, segment);
-        }
-        segment.messages.set(entry.index, entry.message);
-        keys.push({ key: item.key, write, index: entry.index });
-      }
-      if (page.length < limit) {
-        break;
-      }
-    }
-    const history: Message[] = new Array<Message>(meta.count);
-    const from: string[] = new Array<string>(meta.count);
-    let write: string | undefined = meta.head ?? "";
-    let segment = segments.get(write);
-    for (let index = meta.count - 1; index >= 0; index--) {
-      while (segment && index < segment.from) {
-        write = segment.after;
-        segment = write === undefined ? undefined : segments.get(write);
-      }
-      const message = segment?.messages.get(index);
-      if (!message || write === undefined) {
-        return undefined;
-      }
-      history[index] = message;
-      from[index] = write;
-    }
-    const garbage = keys.filter(({ write, index }) => from[index] !== write).map(({ key }) => key);
-    return { history, segments: from, garbage };
   }
 
   async put(record: AcpSessionRecord): Promise<void> {
@@ -214,39 +143,14 @@ class StoredSessions implements SharedAcpSessionStore {
       const follows = keep > 0 ? from[keep - 1] : undefined;
       await Promise.all(
         added.map((message, offset) => {
-          const item: MessageItem = { index: keep + offset, message, write, from: keep };
-          if (follows !== undefined) {
-            item.after = follows;
-          }
-          return this.store.put(namespace, messageKey(keep + offset, write), item as unknown as JsonValue);
+          const item: MessageItem = { index: keep + offset, message, write, from: keep, after: follows };
+          return this.store.put(namespace, messageKey(keep + offset, write), encodeMessageItem(item));
         }),
       );
       segments.push(...added.map(() => write));
     }
-    const meta: Meta = { v: 2, info: record.info, always: record.always, updatedAt: record.updatedAt, count: after.length };
-    const head = segments.at(-1);
-    if (head !== undefined) {
-      meta.head = head;
-    }
-    if (record.config) {
-      meta.config = record.config;
-    }
-    if (record.title !== undefined) {
-      meta.title = record.title;
-    }
-    if (record.usage) {
-      meta.usage = record.usage;
-    }
-    if (record.pending?.length) {
-      meta.pending = record.pending;
-    }
-    if (record.answered && Object.keys(record.answered).length > 0) {
-      meta.answered = record.answered;
-    }
-    if (record.turn) {
-      meta.turn = record.turn;
-    }
-    const revision = await this.store.compareAndPut(namespace, "meta", meta as unknown as JsonValue, { expected: known?.revision ?? 0 });
+    const meta = encodeMeta(record, after.length, segments.at(-1));
+    const revision = await this.store.compareAndPut(namespace, "meta", meta, { expected: known?.revision ?? 0 });
     if (revision === undefined) {
       this.known.delete(sessionId);
       // No committed record reaches this write's messages; they go now, or with the next write that commits.
@@ -264,8 +168,7 @@ class StoredSessions implements SharedAcpSessionStore {
     for (const key of unreached) {
       await this.store.delete(namespace, key);
     }
-    const { sessionId: _id, ...summary } = summarize(record);
-    await this.store.put(this.indexNamespace(), sessionId, summary as unknown as JsonValue);
+    await this.store.put(this.indexNamespace(), sessionId, encodeIndexEntry(record));
   }
 
   async list(options: AcpSessionQuery): Promise<AcpSessionSummary[]> {
@@ -281,20 +184,7 @@ class StoredSessions implements SharedAcpSessionStore {
     // at growing offsets would skip a session whenever one before it was deleted in between.
     const all = Number.MAX_SAFE_INTEGER;
     const items = await this.store.search(this.indexNamespace(), filter ? { filter, limit: all } : { limit: all });
-    const summaries = items.map((item) => {
-      const value = item.value as Omit<AcpSessionSummary, "sessionId">;
-      const summary: AcpSessionSummary = { sessionId: item.key, cwd: value.cwd, updatedAt: value.updatedAt };
-      if (value.additionalDirectories?.length) {
-        summary.additionalDirectories = value.additionalDirectories;
-      }
-      if (value.title) {
-        summary.title = value.title;
-      }
-      if (value.owner !== undefined) {
-        summary.owner = value.owner;
-      }
-      return summary;
-    });
+    const summaries = items.flatMap((item) => decodeIndexEntry(item.key, item.value) ?? []);
     return summaries.sort((left, right) => right.updatedAt.localeCompare(left.updatedAt)).slice(options.offset, options.offset + options.limit);
   }
 
@@ -351,19 +241,14 @@ class StoredSessions implements SharedAcpSessionStore {
     if (!item) {
       return { grants: [], revision: 0 };
     }
-    const value = item.value as { cwd?: unknown; grants?: unknown } | null;
-    if (typeof value !== "object" || value === null || value.cwd !== cwd) {
-      throw new CorruptLedgerError(cwd);
-    }
-    return { grants: checkGrants(value.grants, cwd), revision: item.revision };
+    return { grants: decodeLedger(item.value, cwd), revision: item.revision };
   }
 
   /** Changes a project's grants with a compare-and-put, reading again when another write came first. */
   private async changeLedger(cwd: string, change: (grants: AcpGrant[]) => AcpGrant[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       const { grants, revision } = await this.readLedger(cwd);
-      const value = { cwd, grants: change(grants) };
-      const written = await this.store.compareAndPut(this.ledgerNamespace(), ledgerKey(cwd), value as unknown as JsonValue, { expected: revision });
+      const written = await this.store.compareAndPut(this.ledgerNamespace(), ledgerKey(cwd), encodeLedger(cwd, change(grants)), { expected: revision });
       if (written !== undefined) {
         return;
       }
@@ -384,40 +269,6 @@ class StoredSessions implements SharedAcpSessionStore {
   private indexNamespace(): string[] {
     return [...this.root, "index"];
   }
-}
-
-/** The key of a project's ledger: a hash of its directory, which may hold any character. */
-function ledgerKey(cwd: string): string {
-  return createHash("sha256").update(cwd).digest("hex");
-}
-
-/** The key of a message of a segment (version 1's, named "", has none after the index). */
-function messageKey(index: number, write: string): string {
-  const position = `m:${String(index).padStart(9, "0")}`;
-  return write === "" ? position : `${position}:${write}`;
-}
-
-function toRecord(meta: Meta, history: Message[]): AcpSessionRecord {
-  const record: AcpSessionRecord = { info: meta.info, history, always: meta.always ?? [], updatedAt: meta.updatedAt };
-  if (meta.config) {
-    record.config = meta.config;
-  }
-  if (meta.title !== undefined) {
-    record.title = meta.title;
-  }
-  if (meta.usage) {
-    record.usage = meta.usage;
-  }
-  if (meta.pending?.length) {
-    record.pending = meta.pending;
-  }
-  if (meta.answered) {
-    record.answered = meta.answered;
-  }
-  if (meta.turn) {
-    record.turn = meta.turn;
-  }
-  return record;
 }
 
 /**
