@@ -483,6 +483,10 @@ class LangGraphAdapter implements ProtocolGraph {
       configurable: { thread_id: options.threadId, [WEFT_CONFIG_KEY]: context },
       streamMode: ["messages", "updates", "custom", "tools"],
       subgraphs: true,
+      // LangGraph writes a step's checkpoint while the next step runs unless told to wait: a kill
+      // in that step could then lose the steps before it, and a carried-on turn would run the
+      // model and the tools again. Each step waits for its checkpoint to be stored.
+      durability: "sync",
     };
     if (options.signal) {
       config.signal = options.signal;
