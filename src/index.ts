@@ -24,16 +24,7 @@ export type {
   UserPart,
 } from "./types/messages.js";
 export type { Principal } from "./types/principal.js";
-export type {
-  CompareAndPutOptions,
-  FieldCondition,
-  ListNamespacesOptions,
-  Namespace,
-  PutOptions,
-  SearchOptions,
-  Store,
-  StoreItem,
-} from "./types/store.js";
+export type { CompareAndPutOptions, FieldCondition, ListNamespacesOptions, Namespace, PutOptions, SearchOptions, Store, StoreItem } from "./types/store.js";
 export type { ToolDisplay, ToolLocation } from "./types/tool-display.js";
 
 // Errors that stay local (they never cross a wire as they are).

@@ -3,7 +3,7 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 
 import { inSeconds } from "../errors/in-seconds.js";
-import { hasMarker, WeftError } from "../errors/weft-error.js";
+import { WeftError } from "../errors/weft-error.js";
 
 export interface ModelCallErrorOptions {
   /** Output had already arrived when the call failed. */
@@ -16,15 +16,9 @@ export interface ModelCallErrorOptions {
   maxRetryWaitMs?: number | undefined;
 }
 
-const modelCallErrorMarker = Symbol.for("weft.error.ModelCallError");
-
 /** The model could not be called, or its reply broke off. The message says why in plain words. */
 export class ModelCallError extends WeftError {
-  readonly [modelCallErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is ModelCallError {
-    return hasMarker(error, modelCallErrorMarker);
-  }
+  static override readonly errorName = "ModelCallError";
 
   readonly provider: string;
   readonly modelId: string;
@@ -38,7 +32,6 @@ export class ModelCallError extends WeftError {
     const status = statusOf(cause);
     const name = `${model.provider}/${model.modelId}`;
     super("model_call_failed", messageOf(name, cause, status, options), { cause });
-    this.name = "ModelCallError";
     this.provider = model.provider;
     this.modelId = model.modelId;
     this.statusCode = status;

@@ -4,6 +4,7 @@
 import { APICallError, type LanguageModelV3, type LanguageModelV3CallOptions, type LanguageModelV3StreamPart } from "@ai-sdk/provider";
 
 import type { FinishReason, NodeEvent, Usage } from "../graph/events.js";
+import { parseJson } from "../store-core/parse-json.js";
 import type { AssistantMessage, AssistantPart } from "../types/messages.js";
 import { ModelCallError } from "./agent-errors.js";
 import { retryAfterMs } from "./retry-after.js";
@@ -363,11 +364,7 @@ function parseInput(input: string): unknown {
   if (input.trim() === "") {
     return {};
   }
-  try {
-    return JSON.parse(input) as unknown;
-  } catch {
-    return { __invalidJson: input };
-  }
+  return parseJson(input, { __invalidJson: input });
 }
 
 function toUsage(usage: { inputTokens: { total: number | undefined }; outputTokens: { total: number | undefined; reasoning?: number | undefined } }): Usage {

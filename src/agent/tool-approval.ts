@@ -4,6 +4,7 @@
 
 import type { JsonObject, JsonValue } from "../types/json.js";
 import type { ToolDisplay, ToolLocation } from "../types/tool-display.js";
+import { isToolCallInterrupt } from "./tool-call-interrupt.js";
 
 /** The interrupt value `createAgent()` uses to ask for a tool call's approval. */
 export interface ToolApprovalRequest {
@@ -53,11 +54,5 @@ export type ToolApprovalAnswer =
 
 /** True when an interrupt's value is a tool approval request. */
 export function isToolApproval(value: unknown): value is ToolApprovalRequest {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    (value as { kind?: unknown }).kind === "tool-approval" &&
-    typeof (value as { toolCallId?: unknown }).toolCallId === "string" &&
-    typeof (value as { toolName?: unknown }).toolName === "string"
-  );
+  return isToolCallInterrupt(value, "tool-approval");
 }

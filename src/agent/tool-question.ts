@@ -3,6 +3,7 @@
 // the question to its tool call (ACP: an elicitation scoped to the call).
 
 import type { JsonValue } from "../types/json.js";
+import { isToolCallInterrupt } from "./tool-call-interrupt.js";
 
 /** A question a tool asks the person, as the interrupt value. */
 export interface ToolQuestion {
@@ -14,11 +15,5 @@ export interface ToolQuestion {
 
 /** True when an interrupt's value is a tool's question. */
 export function isToolQuestion(value: unknown): value is ToolQuestion {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    (value as { kind?: unknown }).kind === "question" &&
-    typeof (value as { toolCallId?: unknown }).toolCallId === "string" &&
-    typeof (value as { toolName?: unknown }).toolName === "string"
-  );
+  return isToolCallInterrupt(value, "question");
 }

@@ -10,7 +10,7 @@ import { MarkdownBlocks, type MarkdownRender, visibleWidth } from "./markdown.js
 import { statusLine } from "./status-line.js";
 import type { Style } from "./terminal-style.js";
 
-// Kept here too, where run-chat.ts has always found them.
+// Kept here too, where chat's other files have always found them.
 export { type Style, terminalStyle } from "./terminal-style.js";
 
 type Section = "none" | "text" | "thought" | "user";

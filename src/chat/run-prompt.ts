@@ -11,6 +11,7 @@ import { POLICY_META, UNATTENDED_META, waitingQuestions } from "../acp/wire/unat
 import type { AgentLink, AgentTarget } from "./agent-link.js";
 import { type ApprovalPolicy, policyAllows, policyOutcome, policyReason } from "./approval-policy.js";
 import { ChatSessions } from "./chat-sessions.js";
+import { delay } from "./delay.js";
 import { answerLocally } from "./local-access.js";
 import { LocalFiles } from "./local-files.js";
 import { LocalTerminals } from "./local-terminals.js";
@@ -231,10 +232,6 @@ export async function runPrompt(options: PromptRunOptions): Promise<number> {
   await link.close(code === EXIT_CODES.cancelled && interrupts > 1 ? 0 : 3_000);
   connection.close();
   return code;
-}
-
-function delay(milliseconds: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, milliseconds));
 }
 
 function isJsonObject(line: string): boolean {

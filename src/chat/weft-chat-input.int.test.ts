@@ -2,48 +2,25 @@
 // sent after it, a paste is one prompt, permission answers are single keys, chat's own commands
 // stay local while the agent's are sent, and forms are asked field by field.
 
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { fixturesDir, repoRoot } from "../../test/support/agent-process.js";
+import { cleanupsAfterEach, temporaryDirectory } from "../../test/support/cleanups.js";
+import { lastUserText as lastUser } from "../../test/support/model-requests.js";
 import { PtyProcess } from "../../test/support/pty.js";
-import { FakeModelServer, type ChatRequest } from "../testing/fake-model-server.js";
+import { chatCommand, leaveChat, ptyChat, weftBin as weft } from "../../test/support/pty-chat.js";
+import { FakeModelServer, type FakeScript } from "../testing/fake-model-server.js";
 
-let cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const step of cleanup.reverse()) {
-    await step();
-  }
-  cleanup = [];
-});
+const cleanup = cleanupsAfterEach();
 
-const weft = join(repoRoot, "bin/weft.js");
-const lastUser = (request: ChatRequest) => {
-  const content = [...request.messages].reverse().find((message) => message.role === "user")?.content ?? "";
-  return typeof content === "string" ? content : JSON.stringify(content);
-};
-
-function temporary(prefix: string): string {
-  const path = mkdtempSync(join(tmpdir(), prefix));
-  cleanup.push(() => rmSync(path, { recursive: true, force: true }));
-  return path;
-}
+const temporary = (prefix: string) => temporaryDirectory(prefix, cleanup);
 
 /** `weft chat` with weft's own agent on the fake model. */
-async function weftChat(script: Parameters<typeof FakeModelServer.start>[0], extra = "", columns = 0) {
-  const home = temporary("weft-home-");
-  const project = temporary("weft-chat-");
-  const model = await FakeModelServer.start(script);
-  cleanup.push(() => model.close());
-  const env = { XDG_STATE_HOME: home, WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url, NO_COLOR: "1", WEFT_LOG: "silent" };
-  const chat = new PtyProcess(`${process.execPath} ${weft} chat --cwd ${project} ${extra}`, { env, columns });
-  cleanup.push(() => chat.kill());
-  return { chat, model, home, project, env };
-}
+const weftChat = (script: FakeScript, args = "", columns = 0) => ptyChat(script, cleanup, { args, columns });
 
 describe("weft chat input", () => {
   it("shows a line typed while a turn streams below the reply, queues it, and sends it when the turn ends", async () => {
@@ -72,8 +49,7 @@ describe("weft chat input", () => {
     // The queued line waited below the reply: the reply is whole, under one label, and the line is
     // shown once, as the next prompt.
     expect(chat.screen).toMatch(/\nweft › The first answer ends here\.\nyou › second question\nweft › The second answer\.\nyou ›$/);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
   });
 
   it("sends a pasted block of three lines as one prompt, and a trailing backslash goes on to a new line", async () => {
@@ -102,8 +78,7 @@ describe("weft chat input", () => {
     chat.type("alpha\rbeta\rgamma\r");
     await chat.waitFor(/Got it\.\n[\s\S]*Got it\.\n[\s\S]*Got it\.\n[\s\S]*Got it\.\nyou › $/);
     expect(model.requests.map(lastUser)).toEqual(["line one\nline two\nline three", "first part\nsecond part", "alt one\nalt two", "alpha\nbeta\ngamma"]);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
   });
 
   it("keeps what is typed before the agent is ready and sends it once it is", async () => {
@@ -120,8 +95,7 @@ describe("weft chat input", () => {
     expect(chat.text).not.toContain("graph-agent in");
     writeFileSync(gate, "go\n");
     await chat.waitFor(/graph-agent(?: \S+)? in [^\n]*\n[\s\S]*you › early words\n[\s\S]*graph-agent › Hello from a graph\.\n[\s\S]*you › $/);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
   });
 
   it("keeps the prompts typed in a project, for the arrow keys in the next run", async () => {
@@ -129,11 +103,10 @@ describe("weft chat input", () => {
     await chat.waitFor(/you › $/);
     chat.type("words to remember\r");
     await chat.waitFor(/Ready now\.\nyou › $/);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
     expect(readdirSync(join(home, "weft", "history"))).toHaveLength(1);
 
-    const again = new PtyProcess(`${process.execPath} ${weft} chat --cwd ${project}`, { env });
+    const again = new PtyProcess(chatCommand(project), { env });
     cleanup.push(() => again.kill());
     await again.waitFor(/you › $/);
     const mark = again.text.length;
@@ -155,8 +128,7 @@ describe("weft chat input", () => {
     await chat.waitFor(/alt one\n… $/, mark);
     chat.type("alt two\r");
     await chat.waitFor(/Noted\.\n[\s\S]*you › $/, mark);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
     const [file] = readdirSync(join(home, "weft", "history"));
     const entries = readFileSync(join(home, "weft", "history", file ?? ""), "utf8")
       .trim()
@@ -165,7 +137,7 @@ describe("weft chat input", () => {
     expect(entries).toEqual(["first part\nsecond part", "alt one\nalt two"]);
 
     // The next run recalls them whole with the up arrow, and sends a recalled one as one prompt.
-    const again = new PtyProcess(`${process.execPath} ${weft} chat --cwd ${project}`, { env, columns: 100 });
+    const again = new PtyProcess(chatCommand(project), { env, columns: 100 });
     cleanup.push(() => again.kill());
     await again.waitFor(/you › $/);
     // Node 24's readline marks the later lines of a multi-line entry with "| ", and its up arrow
@@ -177,8 +149,7 @@ describe("weft chat input", () => {
     again.type("\r");
     await again.waitFor(/Noted\.\n[\s\S]*you › $/);
     expect(model.requests.map(lastUser)).toEqual(["first part\nsecond part", "alt one\nalt two", "first part\nsecond part"]);
-    again.type("\u0004");
-    expect(await again.exited).toBe(0);
+    await leaveChat(again);
   });
 
   it("answers a permission with a single key, without Enter", async () => {
@@ -191,8 +162,7 @@ describe("weft chat input", () => {
     chat.type("y");
     await chat.waitFor(/› y\n[\s\S]*✓ Write note\.txt[\s\S]*weft › Saved\.\nyou › $/);
     expect(readFileSync(join(project, "note.txt"), "utf8")).toBe("hi\n");
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
   });
 
   it("takes no key for a question from a word being typed when it appears: the word stays typed and is queued", async () => {
@@ -230,8 +200,7 @@ describe("weft chat input", () => {
     expect(model.requests.map(lastUser)).toEqual(["write a note", "write a note", "and always"]);
     // Answered "once", so the next write asks again: no "always" was given.
     expect(chat.screen).not.toMatch(/› a\n/);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
   });
 
   it("gives a cancelled turn's queued lines back to the prompt, to edit or send, instead of sending them", async () => {
@@ -247,8 +216,7 @@ describe("weft chat input", () => {
     chat.type(" now\r");
     await chat.waitFor(/weft › Sent: later words now\.\n[\s\S]*you › $/);
     expect(model.requests.map(lastUser)).toEqual(["first", "later words now"]);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
   });
 
   it("names the agent, its version and the session's model", async () => {
@@ -256,15 +224,13 @@ describe("weft chat input", () => {
     await chat.waitFor(/^weft \d+\.\d+\.\d+\S* in \/\S+\. Ctrl-C cancels/m);
     chat.type("hello\r");
     await chat.waitFor(/you › hello\nsession sess_\w+ · model openai-compatible:fake-model\n[\s\S]*weft › Hi\.\n[\s\S]*you › $/);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
   });
 
   it("makes no session until the first prompt", async () => {
     const { chat, env, project } = await weftChat(() => ({ text: "unused" }));
     await chat.waitFor(/you › $/);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
     const listed = spawnSync(process.execPath, [weft, "chat", "--cwd", project, "--list"], { env: { ...process.env, ...env }, encoding: "utf8" });
     expect(listed.status).toBe(0);
     expect(listed.stdout).toMatch(/^No sessions in /);
@@ -275,16 +241,14 @@ describe("weft chat input", () => {
     await chat.waitFor(/you › $/);
     chat.type("remember this\r");
     await chat.waitFor(/Noted\.\nyou › $/);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
     const listed = spawnSync(process.execPath, [weft, "chat", "--cwd", project, "--list"], { env: { ...process.env, ...env }, encoding: "utf8" });
     const sessionId = /^(sess_\w+)/m.exec(listed.stdout)?.[1];
     expect(sessionId).toBeDefined();
-    const resumed = new PtyProcess(`${process.execPath} ${weft} chat --cwd ${project} --resume ${sessionId}`, { env });
+    const resumed = new PtyProcess(chatCommand(project, `--resume ${sessionId}`), { env });
     cleanup.push(() => resumed.kill());
     await resumed.waitFor(/\(session sess_\w+\)[^\n]*\nyou › remember this\nweft › Noted\.\n[\s\S]*you › $/);
-    resumed.type("\u0004");
-    expect(await resumed.exited).toBe(0);
+    await leaveChat(resumed);
   });
 });
 
@@ -343,8 +307,7 @@ describe("weft chat's commands and forms", () => {
     mark = chat.text.length;
     chat.type("/mode\r");
     await chat.waitFor(/\s{2}ask [\s\S]*● plan [\s\S]*you › $/, mark);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
     expect(model.requests).toHaveLength(0);
   });
 
@@ -366,8 +329,7 @@ describe("weft chat's commands and forms", () => {
     await chat.waitForScreen(/\n {6}\(format: email\)\n {4}Email \(optional\):$/);
     chat.type("\r");
     await chat.waitFor(/graph-agent › Hello Ada, 36\.\n[\s\S]*you › $/);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
   });
 
   it("wraps its header and /help between words, lists each command once, and names a model once in /model", async () => {
@@ -397,8 +359,7 @@ describe("weft chat's commands and forms", () => {
     chat.type("/model\r");
     await chat.waitForScreen(/● openai-compatible:fake-model[^\n]*\nyou ›$/, mark);
     expect(chat.screenFrom(mark).match(/fake-model/g)).toHaveLength(1);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
   });
 
   it("says what /compact did, and a replay shows it and the next prompt on lines of their own", async () => {
@@ -418,15 +379,13 @@ describe("weft chat's commands and forms", () => {
     await chat.waitForScreen(/you › \/compact\n {2}⋯ summarising the conversation…\n {2}✓ conversation summarised[^\n]*\n(?:.*tokens.*\n)?you ›$/, mark);
     chat.type("please go on\r");
     await chat.waitFor(/weft › Going on\.\n[\s\S]*you › $/);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
     const sessionId = /--resume (sess_\w+)/.exec(chat.text)?.[1];
     expect(sessionId).toBeDefined();
-    const resumed = new PtyProcess(`${process.execPath} ${weft} chat --cwd ${project} --resume ${sessionId}`, { env, columns: 100 });
+    const resumed = new PtyProcess(chatCommand(project, `--resume ${sessionId}`), { env, columns: 100 });
     cleanup.push(() => resumed.kill());
     await resumed.waitForScreen(/\nyou › \/compact\nyou › please go on\nweft › Going on\.\n[\s\S]*you ›$/);
-    resumed.type("\u0004");
-    expect(await resumed.exited).toBe(0);
+    await leaveChat(resumed);
   });
 
   it("shows ask_user's choices once, as the form's pick list", async () => {
@@ -443,8 +402,7 @@ describe("weft chat's commands and forms", () => {
     chat.type("2\r");
     await chat.waitFor(/weft › Thanks\.\n[\s\S]*you › $/);
     expect(JSON.stringify(model.requests.at(-1)?.messages)).toContain("The person answered: lalr");
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
   });
 
   it("asks a form from the agent field by field", async () => {
@@ -474,8 +432,7 @@ describe("weft chat's commands and forms", () => {
     chat.type("\u001b[A");
     await chat.waitFor(/form again$/, recalled);
     chat.type("\u0015");
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
     expect(existsSync(project)).toBe(true);
   });
 });

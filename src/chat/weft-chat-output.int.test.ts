@@ -2,25 +2,19 @@
 // to `weft acp` with the fake model: rendered markdown, a command's output as it runs and in a
 // replay, a coloured diff before the permission answer, and the usage line after a turn.
 
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { repoRoot } from "../../test/support/agent-process.js";
+import { cleanupsAfterEach } from "../../test/support/cleanups.js";
+import { lastUserJson as lastUser } from "../../test/support/model-requests.js";
 import { PtyProcess } from "../../test/support/pty.js";
-import { FakeModelServer, type ChatRequest } from "../testing/fake-model-server.js";
+import { leaveChat, ptyChat } from "../../test/support/pty-chat.js";
+import type { FakeScript } from "../testing/fake-model-server.js";
 
-let cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const step of cleanup.reverse()) {
-    await step();
-  }
-  cleanup = [];
-});
+const cleanup = cleanupsAfterEach();
 
-const lastUser = (request: ChatRequest) => JSON.stringify([...request.messages].reverse().find((message) => message.role === "user")?.content ?? "");
 const escape = "\u001b";
 
 /** The command waits for a file the test writes, so the test can look at the screen while the turn still runs. */
@@ -28,10 +22,7 @@ const waitingCommand = "echo started-output; while [ ! -f go ]; do sleep 0.1; do
 
 describe("weft chat on a colour terminal", () => {
   it("renders markdown, shows a command's output while it runs and in a replay, a diff before approval, and usage", async () => {
-    const home = mkdtempSync(join(tmpdir(), "weft-home-"));
-    const project = mkdtempSync(join(tmpdir(), "weft-chat-"));
-    cleanup.push(() => rmSync(home, { recursive: true, force: true }), () => rmSync(project, { recursive: true, force: true }));
-    const model = await FakeModelServer.start((request) => {
+    const script: FakeScript = (request) => {
       const text = lastUser(request);
       if (request.messages.at(-1)?.role === "tool") {
         return { text: text.includes("note") ? "Saved." : "The command finished." };
@@ -43,12 +34,8 @@ describe("weft chat on a colour terminal", () => {
         return { toolCalls: [{ name: "run_command", arguments: { command: waitingCommand }, id: "r" }] };
       }
       return { toolCalls: [{ name: "write_file", arguments: { path: "note.txt", content: "remember\n" }, id: "w" }] };
-    });
-    cleanup.push(() => model.close());
-    const env = { XDG_STATE_HOME: home, WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url, WEFT_CONTEXT_WINDOW: "100000", NO_COLOR: undefined, WEFT_LOG: "silent" };
-    const command = `${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --cwd ${project}`;
-    const chat = new PtyProcess(command, { env });
-    cleanup.push(() => chat.kill());
+    };
+    const { chat, model, project, env, command } = await ptyChat(script, cleanup, { env: { WEFT_CONTEXT_WINDOW: "100000", NO_COLOR: undefined } });
     await chat.waitFor(/you › $/);
 
     // Markdown: the heading and emphasis lose their marks and are styled, the code block is
@@ -89,8 +76,7 @@ describe("weft chat on a colour terminal", () => {
     expect(model.requests.length).toBeGreaterThan(requestsWhileRunning);
     expect(chat.text.slice(mark)).not.toContain("[terminal");
     expect(chat.text.slice(mark).match(/│ started-output/g)).toHaveLength(1);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
     const sessionId = /weft chat --resume (sess_\w+)/.exec(chat.text)?.[1];
     expect(sessionId).toBeDefined();
 
@@ -99,7 +85,6 @@ describe("weft chat on a colour terminal", () => {
     cleanup.push(() => resumed.kill());
     await resumed.waitFor(/you › run it\n[\s\S]*│ started-output\n\s+│ finished-output\n[\s\S]*✓ Run [\s\S]*you › $/);
     expect(resumed.text).not.toContain("[terminal");
-    resumed.type("\u0004");
-    expect(await resumed.exited).toBe(0);
+    await leaveChat(resumed);
   });
 });

@@ -7,24 +7,16 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 
-import { repoRoot } from "../../test/support/agent-process.js";
+import { cleanupsAfterEach } from "../../test/support/cleanups.js";
+import { lastUserText as lastUser } from "../../test/support/model-requests.js";
 import { PtyProcess } from "../../test/support/pty.js";
-import { type Cleanups, startWeftServe } from "../../test/support/weft-serve.js";
-import { type ChatRequest, FakeModelServer } from "../testing/fake-model-server.js";
+import { chatCommand, leaveChat } from "../../test/support/pty-chat.js";
+import { startWeftServe } from "../../test/support/weft-serve.js";
+import { FakeModelServer } from "../testing/fake-model-server.js";
 
-const cleanups: Cleanups = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) {
-    await cleanup();
-  }
-});
-
-const lastUser = (request: ChatRequest) => {
-  const content = [...request.messages].reverse().find((message) => message.role === "user")?.content ?? "";
-  return typeof content === "string" ? content : JSON.stringify(content);
-};
+const cleanups = cleanupsAfterEach();
 
 describe("weft chat --url when weft serve restarts mid-turn", () => {
   it("reconnects, reloads the session and shows the rest of the cut turn", async () => {
@@ -48,7 +40,7 @@ describe("weft chat --url when weft serve restarts mid-turn", () => {
     const server = await startWeftServe({ home, args: ["--root", home], env, cleanups });
     const port = new URL(server.url).port;
 
-    const chat = new PtyProcess(`${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --cwd ${home} --url ${server.url}`, {
+    const chat = new PtyProcess(chatCommand(home, `--url ${server.url}`), {
       env: { XDG_STATE_HOME: join(home, "chat-state"), NO_COLOR: "1", WEFT_TOKEN: "t-ann", WEFT_LOG: "silent" },
       columns: 120,
     });
@@ -67,7 +59,6 @@ describe("weft chat --url when weft serve restarts mid-turn", () => {
     await chat.waitForScreen(/\(reconnected; session sess_\w+ reloaded\)\n[\s\S]*weft › The whole story, told after "tell me a long story"\.\n[\s\S]*you ›$/);
     chat.type("and then?\r");
     await chat.waitForScreen(/you › and then\?\n[\s\S]*weft › The whole story, told after "and then\?"\.\n[\s\S]*you ›$/);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
   });
 });

@@ -4,60 +4,39 @@
 // an untrusted certificate each fail with a sentence that says so, and the exit code of a failed
 // agent.
 
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer as createHttpsServer } from "node:https";
-import { createServer as createNetServer, type AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import { repoRoot } from "../../test/support/agent-process.js";
+import { cleanupsAfterEach, temporaryDirectory } from "../../test/support/cleanups.js";
+import { type ChatRun, chatEnv, runWeftChat } from "../../test/support/one-shot-chat.js";
+import { closedPort } from "../../test/support/ports.js";
 import { PtyProcess } from "../../test/support/pty.js";
+import { chatCommand, leaveChat } from "../../test/support/pty-chat.js";
 import { RemoteAcpServer } from "../../test/support/remote-acp-server.js";
 import { EXIT_CODES } from "./prompt-exit-codes.js";
 
 const TOKEN = "s3cret-token";
 
-let cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const step of cleanup.reverse()) {
-    await step();
-  }
-  cleanup = [];
-});
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
+const cleanup = cleanupsAfterEach();
 
 let server: RemoteAcpServer;
 let project: string;
 let env: NodeJS.ProcessEnv;
 beforeEach(async () => {
   server = await RemoteAcpServer.start(TOKEN);
-  const home = mkdtempSync(join(tmpdir(), "weft-home-"));
-  project = mkdtempSync(join(tmpdir(), "weft-remote-"));
-  cleanup.push(() => server.close(), () => rmSync(home, { recursive: true, force: true }), () => rmSync(project, { recursive: true, force: true }));
-  env = { ...process.env, XDG_STATE_HOME: home, XDG_CONFIG_HOME: join(home, "config"), NO_COLOR: "1", WEFT_LOG: "silent" };
-  delete env.WEFT_TOKEN;
+  cleanup.push(() => server.close());
+  env = chatEnv(temporaryDirectory("weft-home-", cleanup), { WEFT_LOG: "silent", WEFT_TOKEN: undefined });
+  project = temporaryDirectory("weft-remote-", cleanup);
 });
 
 /** Runs `weft chat --cwd <project> …args` with `input` on stdin (then closed). */
-function weft(args: string[], input = "", extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, "bin/weft.js"), "chat", "--cwd", project, ...args], { env: { ...env, ...extraEnv }, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
-    child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(input);
-  });
+function weft(args: string[], input = "", extraEnv: NodeJS.ProcessEnv = {}): Promise<ChatRun> {
+  return runWeftChat(project, args, { ...env, ...extraEnv }, input);
 }
 
 describe("weft chat --url, one-shot", () => {
@@ -137,8 +116,7 @@ describe("weft chat --url, one-shot", () => {
   });
 
   it("says the server's TLS certificate was not accepted", async () => {
-    const keys = mkdtempSync(join(tmpdir(), "weft-tls-"));
-    cleanup.push(() => rmSync(keys, { recursive: true, force: true }));
+    const keys = temporaryDirectory("weft-tls-", cleanup);
     const made = spawnSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-keyout", join(keys, "key.pem"), "-out", join(keys, "cert.pem")], { encoding: "utf8" });
     expect(made.status, made.stderr).toBe(0);
     const tls = createHttpsServer({ key: readFileSync(join(keys, "key.pem")), cert: readFileSync(join(keys, "cert.pem")) }, (_request, response) => response.end());
@@ -171,20 +149,19 @@ describe("weft chat --url, one-shot", () => {
 
 describe("weft chat --url, interactive", () => {
   it("chats with a remote agent over WebSocket in a terminal", async () => {
-    const chat = new PtyProcess(`${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --cwd ${project} --url ${server.url("ws")}`, { env: { ...env, WEFT_TOKEN: TOKEN } });
+    const chat = new PtyProcess(chatCommand(project, `--url ${server.url("ws")}`), { env: { ...env, WEFT_TOKEN: TOKEN } });
     cleanup.push(() => chat.kill());
     // The header names the agent, its version and the server.
     await chat.waitFor(new RegExp(`remote-test-agent 1\\.0\\.0 at ${server.url("ws").replace(/[.?]/g, "\\$&")} in .*\\n[\\s\\S]*you › $`));
     chat.type("hello there\r");
     await chat.waitFor(/remote-test-agent › You said: hello there\.\n[\s\S]*you › $/);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
     expect(server.calls).toEqual([expect.stringMatching(/^new sess_/), expect.stringMatching(/^prompt sess_\S+ hello there$/)]);
   });
 
   for (const scheme of ["ws", "http"] as const) {
     it(`reconnects over ${scheme} when the connection drops mid-turn, with its affinity cookie, reloads the session and carries on`, async () => {
-      const chat = new PtyProcess(`${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --cwd ${project} --url ${server.url(scheme)}`, { env: { ...env, WEFT_TOKEN: TOKEN } });
+      const chat = new PtyProcess(chatCommand(project, `--url ${server.url(scheme)}`), { env: { ...env, WEFT_TOKEN: TOKEN } });
       cleanup.push(() => chat.kill());
       await chat.waitFor(/you › $/);
       chat.type("hi\r");
@@ -195,8 +172,7 @@ describe("weft chat --url, interactive", () => {
       await chat.waitFor(/; reconnecting…\)\n\(reconnected; session sess_\S+ reloaded\)\n[\s\S]*you › $/, mark);
       chat.type("still there?\r");
       await chat.waitFor(/remote-test-agent › You said: still there\?\.\n[\s\S]*you › $/, mark);
-      chat.type("\u0004");
-      expect(await chat.exited).toBe(0);
+      await leaveChat(chat);
       const sessionId = /^new (\S+)$/.exec(server.calls[0] ?? "")?.[1];
       expect(server.calls).toEqual([`new ${sessionId}`, `prompt ${sessionId} hi`, `prompt ${sessionId} drop`, `load ${sessionId}`, `prompt ${sessionId} still there?`]);
       // The affinity cookie the first connection was given went with the second.
@@ -205,18 +181,9 @@ describe("weft chat --url, interactive", () => {
   }
 
   it("tells the person the server refused the credentials and exits 1", async () => {
-    const chat = new PtyProcess(`${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --cwd ${project} --url ${server.url("http")} --token wrong`, { env });
+    const chat = new PtyProcess(chatCommand(project, `--url ${server.url("http")} --token wrong`), { env });
     cleanup.push(() => chat.kill());
     await chat.waitFor(/weft chat: The server refused the credentials \(HTTP 401\); pass --token or set WEFT_TOKEN\./);
     expect(await chat.exited).toBe(1);
   });
 });
-
-/** A port on 127.0.0.1 that nothing listens on (one just let go). */
-async function closedPort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}

@@ -8,27 +8,22 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { repoRoot } from "../../test/support/agent-process.js";
 import { schemaProblems, WireChecker } from "../../test/support/acp-wire.js";
+import { cleanupsAfterEach } from "../../test/support/cleanups.js";
+import { lastUserJson as lastUser } from "../../test/support/model-requests.js";
 import { oneShotChat } from "../../test/support/one-shot-chat.js";
 import { PtyProcess } from "../../test/support/pty.js";
-import type { ChatRequest, FakeScript } from "../testing/fake-model-server.js";
+import { chatCommand } from "../../test/support/pty-chat.js";
+import type { FakeScript } from "../testing/fake-model-server.js";
 import { EXIT_CODES } from "./prompt-exit-codes.js";
 
-let cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const step of cleanup.reverse()) {
-    await step();
-  }
-  cleanup = [];
-});
+const cleanup = cleanupsAfterEach();
 
 /** A fresh state directory and project, and a fake model playing `script`. */
-const setUp = (script: FakeScript) => oneShotChat(script, (step) => cleanup.push(step));
-
-const lastUser = (request: ChatRequest) => JSON.stringify([...request.messages].reverse().find((message) => message.role === "user")?.content ?? "");
+const setUp = (script: FakeScript) => oneShotChat(script, cleanup);
 
 /** The model: `write` asks to write note.txt; a tool result gets "Done."; anything else a greeting. */
 const writesNotes: FakeScript = (request) => {
@@ -240,7 +235,7 @@ describe("weft chat, one shot", () => {
 
   it("at a terminal, without a prompt, the one-shot flags are a usage error", async () => {
     const { project, env } = await setUp(writesNotes);
-    const chat = new PtyProcess(`${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --cwd ${project} --approve all`, { env });
+    const chat = new PtyProcess(chatCommand(project, "--approve all"), { env });
     cleanup.push(() => chat.kill());
     await chat.waitFor(/--approve is for one-shot runs/);
     expect(await chat.exited).toBe(2);

@@ -4,29 +4,25 @@
 // that throws exits 1; a question the agent asks exits with the waiting code; a denial is said
 // once and reaches the model as the policy's; `--list` keeps one-shot runs' sessions apart.
 
-import { createServer } from "node:net";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { AgentProcess, fixturesDir, repoRoot } from "../../test/support/agent-process.js";
+import { cleanupsAfterEach } from "../../test/support/cleanups.js";
+import { lastUserJson as lastUser } from "../../test/support/model-requests.js";
 import { oneShotChat } from "../../test/support/one-shot-chat.js";
+import { closedPort } from "../../test/support/ports.js";
 import { PtyProcess } from "../../test/support/pty.js";
+import { chatCommand } from "../../test/support/pty-chat.js";
 import type { ChatRequest, FakeScript } from "../testing/fake-model-server.js";
 import { EXIT_CODES } from "./prompt-exit-codes.js";
 
-let cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const step of cleanup.reverse()) {
-    await step();
-  }
-  cleanup = [];
-});
+const cleanup = cleanupsAfterEach();
 
-const setUp = (script: FakeScript) => oneShotChat(script, (step) => cleanup.push(step));
+const setUp = (script: FakeScript) => oneShotChat(script, cleanup);
 
-const lastUser = (request: ChatRequest) => JSON.stringify([...request.messages].reverse().find((message) => message.role === "user")?.content ?? "");
 const lastToolResult = (request: ChatRequest | undefined) => JSON.stringify(request?.messages.filter((message) => message.role === "tool").at(-1)?.content ?? "");
 
 /** The model: `write` asks to write note.txt; a tool result gets "Done."; anything else a greeting. */
@@ -45,15 +41,6 @@ function editor(env: NodeJS.ProcessEnv): AgentProcess {
   const agent = AgentProcess.start({ command: process.execPath, args: [join(repoRoot, "bin/weft.js"), "acp"], env });
   cleanup.push(() => agent.stop());
   return agent;
-}
-
-/** A port on 127.0.0.1 that nothing listens on (it was free a moment ago). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === "object" && address !== null ? address.port : 0;
 }
 
 const askingGraph = join(fixturesDir, "graphs", "asking-graph.mjs");
@@ -183,7 +170,7 @@ describe("weft chat: sessions, as scripts and people see them", () => {
     expect(run.stderr).not.toContain("Resource not found");
     expect(run.status).toBe(EXIT_CODES.agentFailed);
 
-    const chat = new PtyProcess(`${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --cwd ${project} --resume sess_nope`, { env });
+    const chat = new PtyProcess(chatCommand(project, "--resume sess_nope"), { env });
     cleanup.push(() => chat.kill());
     await chat.waitFor(/no session sess_nope in /);
     expect(chat.text).not.toContain("Resource not found");

@@ -1,34 +1,24 @@
 // `weft chat` in a real pseudo-terminal, talking to `weft acp` (its default agent), whose model is
 // the fake OpenAI-compatible server.
 
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { spawnSync } from "node:child_process";
 
 import { fixturesDir, repoRoot } from "../../test/support/agent-process.js";
+import { cleanupsAfterEach, temporaryDirectory } from "../../test/support/cleanups.js";
+import { lastUserJson as lastUser } from "../../test/support/model-requests.js";
 import { PtyProcess } from "../../test/support/pty.js";
-import { FakeModelServer, type ChatRequest } from "../testing/fake-model-server.js";
+import { leaveChat, ptyChat, weftBin } from "../../test/support/pty-chat.js";
 
-let cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const step of cleanup.reverse()) {
-    await step();
-  }
-  cleanup = [];
-});
-
-const lastUser = (request: ChatRequest) => JSON.stringify([...request.messages].reverse().find((message) => message.role === "user")?.content ?? "");
+const cleanup = cleanupsAfterEach();
 
 describe("weft chat", () => {
   it("streams answers, asks permission at the keyboard, and cancels a turn on Ctrl-C", async () => {
-    const home = mkdtempSync(join(tmpdir(), "weft-home-"));
-    const project = mkdtempSync(join(tmpdir(), "weft-chat-"));
-    cleanup.push(() => rmSync(home, { recursive: true, force: true }), () => rmSync(project, { recursive: true, force: true }));
-    const model = await FakeModelServer.start((request) => {
+    const { chat, model, project } = await ptyChat((request) => {
       const text = lastUser(request);
       if (request.messages.at(-1)?.role === "tool") {
         return { text: "Saved your note." };
@@ -40,12 +30,7 @@ describe("weft chat", () => {
         return { text: ["Once upon a time ", "there was a very long story"], stallAfter: 3 };
       }
       return { text: ["Hello ", "from ", "the ", "agent."], chunkDelayMs: 20 };
-    });
-    cleanup.push(() => model.close());
-    const chat = new PtyProcess(`${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --cwd ${project}`, {
-      env: { XDG_STATE_HOME: home, WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url, NO_COLOR: "1", WEFT_LOG: "silent" },
-    });
-    cleanup.push(() => chat.kill());
+    }, cleanup);
 
     await chat.waitFor(/you › $/);
     chat.type("hi there\r");
@@ -68,44 +53,32 @@ describe("weft chat", () => {
     chat.type("\u0003");
     await chat.waitFor(/\(cancelling; press Ctrl-C again to leave\)[\s\S]*\(cancelled\)\nyou › $/, mark);
 
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
     expect(model.requests.map(lastUser)).toContain(JSON.stringify("tell me a long story"));
   });
 });
 
 describe("weft chat with other agents and sessions", () => {
   it("talks to any ACP agent given with --agent, showing its plan and tool calls, its replies under its own name", async () => {
-    const project = mkdtempSync(join(tmpdir(), "weft-chat-"));
-    cleanup.push(() => rmSync(project, { recursive: true, force: true }));
+    const project = temporaryDirectory("weft-chat-", cleanup);
     // The agent runs in the project directory, so its loader is named by full path.
     const agent = `${process.execPath} --import ${import.meta.resolve("tsx")} ${fixturesDir}graph-agent.ts`;
-    const chat = new PtyProcess(`${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --agent '${agent}' --cwd ${project}`, { env: { NO_COLOR: "1", XDG_STATE_HOME: project }, cwd: repoRoot });
+    const chat = new PtyProcess(`${process.execPath} ${weftBin} chat --agent '${agent}' --cwd ${project}`, { env: { NO_COLOR: "1", XDG_STATE_HOME: project }, cwd: repoRoot });
     cleanup.push(() => chat.kill());
     await chat.waitFor(/graph-agent(?: \S+)? in .*\n[\s\S]*you › $/);
     chat.type("hello\r");
     await chat.waitFor(/plan\n\s+✓ Think\n\s+› Answer\n[\s\S]*⚙ list_dir README\.md \(search\)[\s\S]*✓ list_dir README\.md\ngraph-agent › Hello from a graph\.\nyou › $/);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
   });
 
   it("lists sessions with --list and reopens one with --resume", async () => {
-    const home = mkdtempSync(join(tmpdir(), "weft-home-"));
-    const project = mkdtempSync(join(tmpdir(), "weft-chat-"));
-    cleanup.push(() => rmSync(home, { recursive: true, force: true }), () => rmSync(project, { recursive: true, force: true }));
-    const model = await FakeModelServer.start([{ text: "Noted, the sky is blue." }]);
-    cleanup.push(() => model.close());
-    const env = { XDG_STATE_HOME: home, WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url, NO_COLOR: "1", WEFT_LOG: "silent" };
-    const command = `${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --cwd ${project}`;
-    const first = new PtyProcess(command, { env });
-    cleanup.push(() => first.kill());
+    const { chat: first, project, env, command } = await ptyChat([{ text: "Noted, the sky is blue." }], cleanup);
     await first.waitFor(/you › $/);
     first.type("the sky is blue\r");
     await first.waitFor(/Noted, the sky is blue\.\nyou › $/);
-    first.type("\u0004");
-    expect(await first.exited).toBe(0);
+    await leaveChat(first);
 
-    const listed = spawnSync(process.execPath, [join(repoRoot, "bin/weft.js"), "chat", "--cwd", project, "--list"], { env: { ...process.env, ...env }, encoding: "utf8" });
+    const listed = spawnSync(process.execPath, [weftBin, "chat", "--cwd", project, "--list"], { env: { ...process.env, ...env }, encoding: "utf8" });
     expect(listed.status).toBe(0);
     // The id, when it was used ("just now"), and its title.
     const sessionId = /^(sess_\w+)\s+(?:just now|\d+ minutes? ago)\s+the sky is blue$/m.exec(listed.stdout)?.[1];
@@ -114,7 +87,6 @@ describe("weft chat with other agents and sessions", () => {
     const resumed = new PtyProcess(`${command} --resume ${sessionId}`, { env });
     cleanup.push(() => resumed.kill());
     await resumed.waitFor(/you › the sky is blue\nweft › Noted, the sky is blue\.\n[\s\S]*you › $/);
-    resumed.type("\u0004");
-    expect(await resumed.exited).toBe(0);
+    await leaveChat(resumed);
   });
 });

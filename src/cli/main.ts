@@ -2,7 +2,7 @@
 // chosen, so `weft acp` starts with nothing but what answers `initialize`.
 
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { type ParseArgsConfig, parseArgs } from "node:util";
 
 import { UsageError } from "./config.js";
 import { errorMessage } from "../errors/error-message.js";
@@ -200,6 +200,19 @@ function noArguments(command: string, rest: readonly string[]): void {
   }
 }
 
+/**
+ * A subcommand's flags, parsed strictly (an unknown flag, or one without its value, is a usage
+ * error), or undefined when they ask for the help, which this prints.
+ */
+function parseFlags<const T extends Omit<ParseArgsConfig, "strict">>(config: T): ReturnType<typeof parseArgs<T & { strict: true }>> | undefined {
+  const parsed = parseArgs({ ...config, strict: true });
+  if ((parsed.values as { help?: boolean | undefined }).help) {
+    process.stdout.write(HELP);
+    return undefined;
+  }
+  return parsed;
+}
+
 const agentOptions = {
   model: { type: "string" },
   "base-url": { type: "string" },
@@ -216,11 +229,11 @@ async function setup(args: string[]): Promise<number> {
 }
 
 async function acp(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { ...agentOptions, setup: { type: "boolean" }, graph: { type: "string" } }, strict: true, allowPositionals: false });
-  if (values.help) {
-    process.stdout.write(HELP);
+  const flags = parseFlags({ args, options: { ...agentOptions, setup: { type: "boolean" }, graph: { type: "string" } }, allowPositionals: false });
+  if (!flags) {
     return 0;
   }
+  const { values } = flags;
   if (values.graph !== undefined) {
     const { graphFlags } = await import("./config.js");
     graphFlags(values, process.env);
@@ -236,7 +249,7 @@ async function acp(args: string[]): Promise<number> {
 }
 
 async function serve(args: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const flags = parseFlags({
     args,
     options: {
       ...agentOptions,
@@ -255,13 +268,12 @@ async function serve(args: string[]): Promise<number> {
       "hide-from-commands": { type: "string", multiple: true },
       "unconfined-commands": { type: "boolean" },
     },
-    strict: true,
     allowPositionals: false,
   });
-  if (values.help) {
-    process.stdout.write(HELP);
+  if (!flags) {
     return 0;
   }
+  const { values } = flags;
   const { readAgentConfig } = await import("./config.js");
   const config = readAgentConfig(values, process.env);
   const { runServe } = await import("./serve-command.js");
@@ -269,22 +281,21 @@ async function serve(args: string[]): Promise<number> {
 }
 
 async function check(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const flags = parseFlags({
     args,
     options: { json: { type: "boolean" }, env: { type: "string", multiple: true }, scenario: { type: "string", multiple: true }, timeout: { type: "string" }, help: { type: "boolean", short: "h" } },
-    strict: true,
     allowPositionals: true,
   });
-  if (values.help) {
-    process.stdout.write(HELP);
+  if (!flags) {
     return 0;
   }
+  const { values, positionals } = flags;
   const { runCheck } = await import("./check-command.js");
   return runCheck(values, positionals);
 }
 
 async function chat(args: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const flags = parseFlags({
     args,
     options: {
       ...agentOptions,
@@ -303,13 +314,12 @@ async function chat(args: string[]): Promise<number> {
       header: { type: "string", multiple: true },
       graph: { type: "string" },
     },
-    strict: true,
     allowPositionals: false,
   });
-  if (values.help) {
-    process.stdout.write(HELP);
+  if (!flags) {
     return 0;
   }
+  const { values } = flags;
   const { runChatCommand } = await import("./chat-command.js");
   return runChatCommand(values, version());
 }

@@ -9,6 +9,7 @@ import { choiceId } from "../coding-agent/model-choice-id.js";
 import type { ModelChoice } from "../coding-agent/model-options.js";
 import type { ModelPrices } from "../models/known-models.js";
 import { parseModelSpec } from "../models/resolve-model.js";
+import { definedFields } from "../types/defined-fields.js";
 import { UsageError } from "./usage-error.js";
 
 /** The models to offer and the one a new session starts with. */
@@ -140,7 +141,7 @@ export function parseConfig(json: unknown, path: string): { models: ModelChoice[
   if (!Array.isArray(list)) {
     fail("models", "must be a list of models");
   }
-  const models = (list as unknown[]).map((entry, index) => {
+  const models = (list as unknown[]).map((entry, index): ModelChoice => {
     const at = `models[${index}]`;
     const fields = object(entry, at, MODEL_FIELDS);
     const model = text(fields.model, `${at}.model`) ?? fail(`${at}.model`, 'is missing (write it as provider:model, such as "openai:gpt-4.1")');
@@ -149,50 +150,34 @@ export function parseConfig(json: unknown, path: string): { models: ModelChoice[
     } catch (error) {
       fail(`${at}.model`, `is not usable: ${(error as Error).message}`);
     }
-    const choice: ModelChoice = { model };
+    // Checked in the order of MODEL_FIELDS; a field that is not given stays absent.
     const id = text(fields.id, `${at}.id`);
-    if (id !== undefined) {
-      choice.id = id;
-    }
     const name = text(fields.name, `${at}.name`);
-    if (name !== undefined) {
-      choice.name = name;
-    }
     const description = text(fields.description, `${at}.description`);
-    if (description !== undefined) {
-      choice.description = description;
-    }
     const baseURL = text(fields.baseURL, `${at}.baseURL`);
-    if (baseURL !== undefined) {
-      if (!/^https?:\/\/./.test(baseURL)) {
-        fail(`${at}.baseURL`, `must start with http:// or https://, not ${JSON.stringify(baseURL)}`);
-      }
-      choice.baseURL = baseURL;
-    } else if (model.startsWith("openai-compatible:")) {
+    if (baseURL !== undefined && !/^https?:\/\/./.test(baseURL)) {
+      fail(`${at}.baseURL`, `must start with http:// or https://, not ${JSON.stringify(baseURL)}`);
+    }
+    if (baseURL === undefined && model.startsWith("openai-compatible:")) {
       fail(`${at}.baseURL`, `is missing: ${model} needs the server's base URL (such as http://127.0.0.1:8000/v1)`);
     }
     const keyFile = text(fields.apiKeyFile, `${at}.apiKeyFile`);
-    if (keyFile !== undefined) {
-      choice.apiKeyFile = keyPath(keyFile, path);
+    const contextWindow = fields.contextWindow;
+    if (contextWindow !== undefined && (typeof contextWindow !== "number" || !Number.isSafeInteger(contextWindow) || contextWindow <= 0)) {
+      fail(`${at}.contextWindow`, `must be a whole number of tokens above 0, not ${JSON.stringify(contextWindow)}`);
     }
-    if (fields.contextWindow !== undefined) {
-      if (typeof fields.contextWindow !== "number" || !Number.isSafeInteger(fields.contextWindow) || fields.contextWindow <= 0) {
-        fail(`${at}.contextWindow`, `must be a whole number of tokens above 0, not ${JSON.stringify(fields.contextWindow)}`);
-      }
-      choice.contextWindow = fields.contextWindow as number;
-    }
-    if (fields.prices !== undefined) {
-      choice.prices = prices(object(fields.prices, `${at}.prices`, PRICE_FIELDS), `${at}.prices`, fail);
-    }
-    const reasoning = flag(fields.reasoning, `${at}.reasoning`);
-    if (reasoning !== undefined) {
-      choice.reasoning = reasoning;
-    }
-    const listServerModels = flag(fields.listServerModels, `${at}.listServerModels`);
-    if (listServerModels !== undefined) {
-      choice.listServerModels = listServerModels;
-    }
-    return choice;
+    const choice = {
+      id,
+      name,
+      description,
+      baseURL,
+      apiKeyFile: keyFile === undefined ? undefined : keyPath(keyFile, path),
+      contextWindow: contextWindow as number | undefined,
+      prices: fields.prices === undefined ? undefined : prices(object(fields.prices, `${at}.prices`, PRICE_FIELDS), `${at}.prices`, fail),
+      reasoning: flag(fields.reasoning, `${at}.reasoning`),
+      listServerModels: flag(fields.listServerModels, `${at}.listServerModels`),
+    };
+    return { model, ...definedFields(choice) };
   });
   const twice = models.find((choice, index) => models.findIndex((other) => choiceId(other) === choiceId(choice)) !== index);
   if (twice) {

@@ -2,52 +2,27 @@
 // on stderr when WEFT_LOG asks for it, a missing model said at start with the config file this run
 // reads, and an API key with a character no key has named as such, not as a header error.
 
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { repoRoot } from "../../test/support/agent-process.js";
+import { cleanupsAfterEach, temporaryDirectory } from "../../test/support/cleanups.js";
+import { type ChatRun, chatEnv, runWeftChat } from "../../test/support/one-shot-chat.js";
 import { PtyProcess } from "../../test/support/pty.js";
+import { chatCommand, leaveChat } from "../../test/support/pty-chat.js";
 import { FakeModelServer } from "../testing/fake-model-server.js";
 
-let cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const step of cleanup.reverse()) {
-    await step();
-  }
-  cleanup = [];
-});
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
+const cleanup = cleanupsAfterEach();
 
 /** A fresh home (state and config) and project; `weft` runs `weft chat --cwd <project> …args` there. */
-function setUp(): { configHome: string; project: string; environment: NodeJS.ProcessEnv; weft: (args: string[], env: Record<string, string | undefined>) => Promise<Run> } {
-  const home = mkdtempSync(join(tmpdir(), "weft-home-"));
-  const project = mkdtempSync(join(tmpdir(), "weft-diagnostics-"));
-  cleanup.push(() => rmSync(home, { recursive: true, force: true }), () => rmSync(project, { recursive: true, force: true }));
+function setUp(): { configHome: string; project: string; environment: NodeJS.ProcessEnv; weft: (args: string[], env: Record<string, string | undefined>) => Promise<ChatRun> } {
+  const home = temporaryDirectory("weft-home-", cleanup);
+  const project = temporaryDirectory("weft-diagnostics-", cleanup);
   const configHome = join(home, "config");
-  const environment: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: home, XDG_CONFIG_HOME: configHome, NO_COLOR: "1" };
-  for (const name of ["WEFT_MODEL", "WEFT_MODELS", "WEFT_BASE_URL", "WEFT_API_KEY", "WEFT_SESSIONS", "WEFT_LOG", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"]) {
-    delete environment[name];
-  }
-  const weft = (args: string[], env: Record<string, string | undefined>): Promise<Run> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [join(repoRoot, "bin/weft.js"), "chat", "--cwd", project, ...args], { env: { ...environment, ...env }, stdio: ["pipe", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
-      child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
-      child.on("error", reject);
-      child.on("close", (status) => resolve({ status, stdout, stderr }));
-      child.stdin.end();
-    });
+  const unset = ["WEFT_MODEL", "WEFT_MODELS", "WEFT_BASE_URL", "WEFT_API_KEY", "WEFT_SESSIONS", "WEFT_LOG", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"];
+  const environment = chatEnv(home, Object.fromEntries(unset.map((name) => [name, undefined])));
+  const weft = (args: string[], env: Record<string, string | undefined>): Promise<ChatRun> => runWeftChat(project, args, { ...environment, ...env });
   return { configHome, project, environment, weft };
 }
 
@@ -83,12 +58,11 @@ describe("weft chat's diagnostics", () => {
 
   it("says so in the terminal before the first prompt", async () => {
     const { configHome, project, environment } = setUp();
-    const chat = new PtyProcess(`${process.execPath} ${join(repoRoot, "bin/weft.js")} chat --cwd ${project}`, { env: environment });
+    const chat = new PtyProcess(chatCommand(project), { env: environment });
     cleanup.push(() => chat.kill());
     await chat.waitFor(/you › $/);
     expect(chat.text).toContain(`no model is configured, so the agent cannot answer yet: run weft setup, list models in ${join(configHome, "weft", "config.json")}`);
-    chat.type("\u0004");
-    expect(await chat.exited).toBe(0);
+    await leaveChat(chat);
   });
 
   it("names a placeholder API key as the problem, wherever the key comes from", async () => {

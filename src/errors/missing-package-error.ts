@@ -1,17 +1,11 @@
 // The error for a feature whose package is not installed. Some dependencies are optional peers
 // (pg, ioredis, the MCP SDK) so that an install carries only what most people use.
 
-import { hasMarker, WeftError } from "./weft-error.js";
-
-const missingPackageErrorMarker = Symbol.for("weft.error.MissingPackageError");
+import { WeftError } from "./weft-error.js";
 
 /** `feature` needs `packageName`, which is not installed. */
 export class MissingPackageError extends WeftError {
-  readonly [missingPackageErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is MissingPackageError {
-    return hasMarker(error, missingPackageErrorMarker);
-  }
+  static override readonly errorName = "MissingPackageError";
 
   constructor(
     readonly packageName: string,
@@ -23,7 +17,6 @@ export class MissingPackageError extends WeftError {
       `${feature} need the package ${packageName}, which is not installed: install it next to weftjs (npm install ${packageName}).${options.advice ? ` ${options.advice}` : ""}`,
       { cause: options.cause },
     );
-    this.name = "MissingPackageError";
   }
 
   /** Whether `error` is the failure to import `packageName` itself (not a module it imports in turn). */

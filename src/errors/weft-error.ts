@@ -3,8 +3,9 @@
 // toRequestError() in src/acp/server/wire-errors.ts).
 //
 // Every class is recognisable across copies of the package (a bundled command and the library, two
-// versions in one install), where `instanceof` fails: each sets its own marker, a `Symbol.for` key
-// that every copy shares, and its `static isInstance` looks for that marker.
+// versions in one install), where `instanceof` fails: each error carries a marker per class it is
+// of, a `Symbol.for` key that every copy shares, and `static isInstance` looks for its class's.
+// A subclass only names itself (`errorName`) and words its message; the base does the rest.
 
 /** Every code a weft error carries, grouped by the layer that raises it. */
 export type WeftErrorCode =
@@ -66,12 +67,23 @@ export type WeftErrorCode =
 
 const marker = Symbol.for("weft.error");
 
+/** The marker of the errors of the class named `errorName`. */
+function markerOf(errorName: string): symbol {
+  return Symbol.for(`weft.error.${errorName}`);
+}
+
 export interface WeftErrorOptions {
   cause?: unknown;
 }
 
 /** A weft error, recognisable across copies of the package by `WeftError.isInstance`. */
 export class WeftError extends Error {
+  /**
+   * The `name` of this class's errors, and the key of their marker. Each subclass sets its own as a
+   * string: a class's own name does not survive the bundled command's minifying.
+   */
+  static readonly errorName: string = "WeftError";
+
   readonly [marker] = true;
 
   constructor(
@@ -81,18 +93,20 @@ export class WeftError extends Error {
     options?: WeftErrorOptions,
   ) {
     super(message, options);
-    this.name = "WeftError";
+    const kind = new.target as typeof WeftError;
+    this.name = kind.errorName;
+    for (let each = kind; each !== WeftError; each = Object.getPrototypeOf(each) as typeof WeftError) {
+      (this as unknown as Record<symbol, boolean>)[markerOf(each.errorName)] = true;
+    }
   }
 
-  static isInstance(error: unknown): error is WeftError {
-    return hasMarker(error, marker);
+  /** Whether `error` is one of this class's errors, made by any copy of the package. */
+  static isInstance<E extends WeftError>(this: { readonly errorName: string; readonly prototype: E }, error: unknown): error is E {
+    return hasMarker(error, Object.is(this, WeftError) ? marker : markerOf(this.errorName));
   }
 }
 
-/**
- * Whether `error` carries `marker`, the key one error class sets on its instances. Each class's
- * `isInstance` is this with its own marker, so it holds for errors made by any copy of the class.
- */
-export function hasMarker(error: unknown, marker: symbol): boolean {
+/** Whether `error` carries `marker`, the key set on the errors of one class. */
+function hasMarker(error: unknown, marker: symbol): boolean {
   return typeof error === "object" && error !== null && (error as { [key: symbol]: unknown })[marker] === true;
 }

@@ -8,40 +8,26 @@ import { constants } from "node:fs";
 import { type FileHandle, mkdir, open, readlink, realpath, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 
-import { hasMarker, WeftError } from "../errors/weft-error.js";
-
-const pathChangedErrorMarker = Symbol.for("weft.error.PathChangedError");
+import { WeftError } from "../errors/weft-error.js";
 
 /** The path changed (a link appeared in it) between being checked and being opened. */
 export class PathChangedError extends WeftError {
-  readonly [pathChangedErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is PathChangedError {
-    return hasMarker(error, pathChangedErrorMarker);
-  }
+  static override readonly errorName = "PathChangedError";
 
   constructor(readonly path: string) {
     super("path_changed", `Refused: ${path} changed while it was being opened (a symbolic link appeared in it).`);
-    this.name = "PathChangedError";
   }
 }
 
-const notAFileErrorMarker = Symbol.for("weft.error.NotAFileError");
-
 /** A path that names something other than a regular file: a directory, a pipe, a device. */
 export class NotAFileError extends WeftError {
-  readonly [notAFileErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is NotAFileError {
-    return hasMarker(error, notAFileErrorMarker);
-  }
+  static override readonly errorName = "NotAFileError";
 
   constructor(
     readonly path: string,
     readonly what: string,
   ) {
     super("not_a_file", `${path} is ${what}, not a file.`);
-    this.name = "NotAFileError";
   }
 }
 

@@ -7,19 +7,15 @@
 
 import { lstat, readlink, realpath } from "node:fs/promises";
 import { posix, resolve, win32 } from "node:path";
-import { fileURLToPath } from "node:url";
 
-import { hasMarker, WeftError } from "../errors/weft-error.js";
+import { WeftError } from "../errors/weft-error.js";
+import { components, deepest, flavourOf, fromUri, inside, isWindowsPath, shownPath, startUnder, underRoot } from "./path-text.js";
 
-const pathOutsideErrorMarker = Symbol.for("weft.error.PathOutsideError");
+export { isWindowsPath, shownPath } from "./path-text.js";
 
 /** A path that resolves outside the session's directories. */
 export class PathOutsideError extends WeftError {
-  readonly [pathOutsideErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is PathOutsideError {
-    return hasMarker(error, pathOutsideErrorMarker);
-  }
+  static override readonly errorName = "PathOutsideError";
 
   constructor(
     readonly requested: string,
@@ -42,23 +38,15 @@ export class PathOutsideError extends WeftError {
           ? `Refused: ${JSON.stringify(requested)} is outside the session's directory ${root}.`
           : `Refused: ${JSON.stringify(requested)} is outside the session's directories ${[root, ...others].join(", ")}.`,
     );
-    this.name = "PathOutsideError";
   }
 }
 
-const pathLoopErrorMarker = Symbol.for("weft.error.PathLoopError");
-
 /** A path with more links on the way than the system would follow (a loop, most likely). */
 export class PathLoopError extends WeftError {
-  readonly [pathLoopErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is PathLoopError {
-    return hasMarker(error, pathLoopErrorMarker);
-  }
+  static override readonly errorName = "PathLoopError";
 
   constructor(readonly requested: string) {
     super("path_loop", `Refused: ${JSON.stringify(requested)} goes through more than ${MAX_LINKS} symbolic links (a loop?).`);
-    this.name = "PathLoopError";
   }
 }
 
@@ -85,21 +73,6 @@ export interface ResolvedPath {
 /** As many links as Linux follows in one lookup. */
 const MAX_LINKS = 40;
 
-/** True for `C:\…`, `C:/…` and `\\server\share\…`. */
-export function isWindowsPath(path: string): boolean {
-  return /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\");
-}
-
-function flavourOf(root: string): typeof posix {
-  return isWindowsPath(root) ? win32 : posix;
-}
-
-/** The path a `file://` URI names, or the text as it is. */
-function fromUri(requested: string, windows: boolean): string {
-  const path = requested.trim();
-  return /^file:\/\//i.test(path) ? fileURLToPath(path, { windows }) : path;
-}
-
 /**
  * The absolute path `requested` names inside `root`, or a PathOutsideError. `root` decides the
  * flavour: a Windows root compares paths the Windows way (either slash, any case), and a POSIX root
@@ -117,27 +90,6 @@ export function resolveInside(root: string, requested: string): string {
     throw new PathOutsideError(requested, root, absolute);
   }
   return absolute;
-}
-
-function inside(flavour: typeof posix, root: string, path: string): boolean {
-  const windows = flavour === win32;
-  const relative = flavour.relative(windows ? root.toLowerCase() : root, windows ? path.toLowerCase() : path);
-  return relative === "" || (!(relative === ".." || relative.startsWith(`..${flavour.sep}`)) && !flavour.isAbsolute(relative));
-}
-
-function components(flavour: typeof posix, path: string): string[] {
-  return path.split(flavour === win32 ? /[\\/]+/ : /\/+/).filter((part) => part !== "" && part !== ".");
-}
-
-/** The components of `path` below `root`, read from the text as given, or undefined when it does not start with `root`. */
-function below(flavour: typeof posix, root: string, path: string): string[] | undefined {
-  const rootParts = components(flavour, root);
-  const parts = components(flavour, path);
-  const same = flavour === win32 ? (left: string, right: string) => left.toLowerCase() === right.toLowerCase() : (left: string, right: string) => left === right;
-  if (parts.length < rootParts.length || !rootParts.every((part, index) => same(part, parts[index] as string))) {
-    return undefined;
-  }
-  return parts.slice(rootParts.length);
 }
 
 /**
@@ -343,48 +295,6 @@ export function withinAny(directories: readonly string[], place: string): boolea
 }
 
 /**
- * The real directory an absolute `path` (a link's target) names a place under, as text, with the
- * components below it: the deepest match, under a directory's real name or its name as given.
- */
-function underRoot(flavour: typeof posix, given: readonly string[], realRoots: readonly string[], path: string): { root: string; rest: string[] } | undefined {
-  let best: { root: string; rest: string[] } | undefined;
-  for (const [index, realRoot] of realRoots.entries()) {
-    const rest = below(flavour, realRoot, path) ?? below(flavour, given[index] as string, path);
-    if (rest && (!best || rest.length < best.rest.length)) {
-      best = { root: realRoot, rest };
-    }
-  }
-  return best;
-}
-
-/**
- * Where the walk of an absolute path a tool was given starts: the directory it is under as text
- * (see underRoot), or, for a path whose text only normalizes to a place inside one (`//a/./b`, a
- * Windows path in another case), that directory and the normalized components below it.
- */
-function startUnder(flavour: typeof posix, given: readonly string[], realRoots: readonly string[], path: string): { root: string; rest: string[] } | undefined {
-  const found = underRoot(flavour, given, realRoots, path);
-  if (found) {
-    return found;
-  }
-  const absolute = flavour.normalize(path);
-  for (const [index, realRoot] of realRoots.entries()) {
-    for (const root of [given[index] as string, realRoot]) {
-      if (inside(flavour, root, absolute)) {
-        return { root: realRoot, rest: components(flavour, flavour.relative(root, absolute)) };
-      }
-    }
-  }
-  return undefined;
-}
-
-/** The deepest of `roots` that `path` is inside. */
-function deepest(flavour: typeof posix, roots: readonly string[], path: string): string {
-  const holding = roots.filter((root) => inside(flavour, root, path));
-  return holding.reduce((best, root) => (root.length > best.length ? root : best), holding[0] ?? (roots[0] as string));
-}
-
-/**
  * Resolves like resolvePath and returns the real path: inside `root` with no link left in it, so
  * reading or writing it cannot be led out (a dangling link included).
  */
@@ -400,8 +310,3 @@ export function namedPath(target: Pick<ResolvedPath, "root" | "primary" | "real"
   return target.primary ? shownPath(target.root, target.real) : target.real;
 }
 
-/** `path` (inside `root`) relative to it with forward slashes, `.` for the root itself. */
-export function shownPath(root: string, path: string): string {
-  const flavour = flavourOf(root);
-  return flavour.relative(root, path).split(flavour.sep).join("/") || ".";
-}

@@ -2,33 +2,20 @@
 // from `run()` or `resume()`.
 
 import { errorMessage } from "../errors/error-message.js";
-import { hasMarker, WeftError } from "../errors/weft-error.js";
-
-const threadBusyErrorMarker = Symbol.for("weft.error.ThreadBusyError");
+import { WeftError } from "../errors/weft-error.js";
 
 /** Another run holds the thread (in this process or another one sharing the store). */
 export class ThreadBusyError extends WeftError {
-  readonly [threadBusyErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is ThreadBusyError {
-    return hasMarker(error, threadBusyErrorMarker);
-  }
+  static override readonly errorName = "ThreadBusyError";
 
   constructor(readonly threadId: string) {
     super("thread_busy", `Thread ${threadId} already has a run in progress.`);
-    this.name = "ThreadBusyError";
   }
 }
 
-const unknownInterruptErrorMarker = Symbol.for("weft.error.UnknownInterruptError");
-
 /** A resume named interrupts the thread is not waiting on, or named none. */
 export class UnknownInterruptError extends WeftError {
-  readonly [unknownInterruptErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is UnknownInterruptError {
-    return hasMarker(error, unknownInterruptErrorMarker);
-  }
+  static override readonly errorName = "UnknownInterruptError";
 
   constructor(
     readonly threadId: string,
@@ -41,57 +28,35 @@ export class UnknownInterruptError extends WeftError {
         ? `Resume of thread ${threadId} answered no interrupts.`
         : `Thread ${threadId} is not waiting on interrupt ${interruptIds.map((id) => JSON.stringify(id)).join(", ")}.`,
     );
-    this.name = "UnknownInterruptError";
   }
 }
-
-const graphDefinitionErrorMarker = Symbol.for("weft.error.GraphDefinitionError");
 
 /** A graph that cannot run as defined (unknown node, no entry edge). */
 export class GraphDefinitionError extends WeftError {
-  readonly [graphDefinitionErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is GraphDefinitionError {
-    return hasMarker(error, graphDefinitionErrorMarker);
-  }
+  static override readonly errorName = "GraphDefinitionError";
 
   constructor(message: string) {
     super("graph_definition", message);
-    this.name = "GraphDefinitionError";
   }
 }
 
-const nodeFailedErrorMarker = Symbol.for("weft.error.NodeFailedError");
-
 /** A node threw. `cause` is what it threw. */
 export class NodeFailedError extends WeftError {
-  readonly [nodeFailedErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is NodeFailedError {
-    return hasMarker(error, nodeFailedErrorMarker);
-  }
+  static override readonly errorName = "NodeFailedError";
 
   constructor(
     readonly node: string,
     cause: unknown,
   ) {
     super("node_failed", `Node "${node}" failed: ${errorMessage(cause)}`, { cause });
-    this.name = "NodeFailedError";
   }
 }
 
-const leaseLostErrorMarker = Symbol.for("weft.error.LeaseLostError");
-
 /** Another process took over the thread while this run was still going (its lease ran out). */
 export class LeaseLostError extends WeftError {
-  readonly [leaseLostErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is LeaseLostError {
-    return hasMarker(error, leaseLostErrorMarker);
-  }
+  static override readonly errorName = "LeaseLostError";
 
   constructor(readonly threadId: string) {
     super("lease_lost", `Thread ${threadId} was taken over by another runner.`);
-    this.name = "LeaseLostError";
   }
 }

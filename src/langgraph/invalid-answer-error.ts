@@ -1,17 +1,11 @@
 // The answer to a question did not fit what the question asks for. A resume value function (see
 // ResumeValue) throws it; the person is shown its message and asked the same question again.
 
-import { hasMarker, WeftError } from "../errors/weft-error.js";
-
-const invalidAnswerErrorMarker = Symbol.for("weft.error.InvalidAnswerError");
+import { WeftError } from "../errors/weft-error.js";
 
 /** An answer the question's schema refuses; its message says why, and how to answer, for the person. */
 export class InvalidAnswerError extends WeftError {
-  readonly [invalidAnswerErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is InvalidAnswerError {
-    return hasMarker(error, invalidAnswerErrorMarker);
-  }
+  static override readonly errorName = "InvalidAnswerError";
 
   constructor(
     /** The question's interrupt id, as weft names it. */
@@ -19,6 +13,5 @@ export class InvalidAnswerError extends WeftError {
     message: string,
   ) {
     super("invalid_answer", message);
-    this.name = "InvalidAnswerError";
   }
 }

@@ -5,6 +5,7 @@
 
 import { AIMessage, type BaseMessage, type ContentBlock, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 
+import { contentText, textField } from "../store-core/content-text.js";
 import { toJson } from "../store-core/to-json.js";
 import type { AssistantPart, Message, ToolResultPart, UserPart } from "../types/messages.js";
 
@@ -84,23 +85,9 @@ export function fromLangChain(message: BaseMessage, id = message.id ?? ""): Mess
   }
 }
 
-/** The text of a message's content: the string, or its text blocks joined. */
+/** The text of a LangChain message's content: the string, or its bare strings and `text` blocks joined. */
 export function textOf(content: unknown): string {
-  if (typeof content === "string") {
-    return content;
-  }
-  if (!Array.isArray(content)) {
-    return "";
-  }
-  return content
-    .map((block: unknown) => {
-      if (typeof block === "string") {
-        return block;
-      }
-      const typed = block as { type?: unknown; text?: unknown };
-      return typed.type === "text" && typeof typed.text === "string" ? typed.text : "";
-    })
-    .join("");
+  return contentText(content, (block) => (typeof block === "string" ? block : (block as { type?: unknown }).type === "text" ? textField(block) : ""));
 }
 
 /**

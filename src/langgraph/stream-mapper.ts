@@ -8,6 +8,7 @@ import { type AIMessage, type BaseMessage, type BaseMessageLike, coerceMessageLi
 
 import type { NodeEvent, PlanEntry, RunEvent } from "../graph/events.js";
 import { createMessageId } from "../graph/messages.js";
+import { parseJson } from "../store-core/parse-json.js";
 import { finishReasonOf, fromLangChain, jsonCopy, plainContent, reasoningOf, textOf } from "./messages.js";
 
 /** A LangGraph stream chunk with several modes and subgraphs on. */
@@ -282,9 +283,5 @@ function parsedInput(input: unknown): unknown {
   if (typeof input !== "string") {
     return jsonCopy(input);
   }
-  try {
-    return JSON.parse(input) as unknown;
-  } catch {
-    return input;
-  }
+  return parseJson(input, input);
 }

@@ -7,6 +7,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 
 import type { JsonObject } from "../types/json.js";
+import { parseJson } from "../store-core/parse-json.js";
 
 /** The value an answer in words gives, or why it does not fit the schema. */
 export type TypedAnswer = { fits: true; value: unknown } | { fits: false; problem: string };
@@ -334,14 +335,7 @@ function joinWords(items: readonly string[], last: string): string {
 }
 
 function parsedJson(text: string): unknown {
-  if (!/^[[{"]|^-?\d|^(true|false|null)$/.test(text)) {
-    return undefined;
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+  return /^[[{"]|^-?\d|^(true|false|null)$/.test(text) ? parseJson(text) : undefined;
 }
 
 function isSchema(value: unknown): value is Schema {

@@ -1,13 +1,6 @@
 // LangGraph's checkpointer on weft's Store, so one store (memory, SQLite, Postgres or Redis) holds
-// both a server's sessions and its LangGraph graphs' checkpoints.
-//
-// Layout under the saver's namespace N (default ["weft", "langgraph"]), with T the thread id and
-// S = "ns:" + checkpoint_ns (a label may not be empty, and the root namespace is ""):
-//   N + ["checkpoints", T, S]        key: the id in newest-first order   the checkpoint, no values
-//   N + ["blobs", T, S]              key: [channel, version]             one channel value
-//   N + ["writes", T, S, id]         key: [task id, index]               one pending write
-// Channel values are kept once per channel version, as the Postgres saver does: a step stores only
-// the channels it changed (`newVersions`), not the whole state again.
+// both a server's sessions and its LangGraph graphs' checkpoints. Where each item lives is
+// checkpoint-layout.ts; how a value is kept, stored-value.ts.
 
 import { randomBytes } from "node:crypto";
 
@@ -30,9 +23,11 @@ import {
 } from "@langchain/langgraph-checkpoint";
 
 import { WeftError } from "../errors/weft-error.js";
-import { jsonEqual } from "../store-core/json-equal.js";
 import type { JsonObject, JsonValue } from "../types/json.js";
-import type { FieldCondition, Namespace, Store, StoreItem } from "../types/store.js";
+import type { Namespace, Store, StoreItem } from "../types/store.js";
+import { listConditions, matches } from "./checkpoint-list-filter.js";
+import { blobKey, type CheckpointRecord, CheckpointLayout, missing, namespaceOf, newestFirstKey, PAGE, threadOf, type WriteBatch, type WriteRecord } from "./checkpoint-layout.js";
+import { decodeValue, encodeValue, type Stored } from "./stored-value.js";
 
 export interface WeftCheckpointSaverOptions {
   /** Where the saver keeps its items in the store. Default `["weft", "langgraph"]`. */
@@ -40,36 +35,6 @@ export interface WeftCheckpointSaverOptions {
   /** How values are turned into bytes and back. Default: LangGraph's own serializer. */
   serde?: SerializerProtocol | undefined;
 }
-
-/** A serialized value as the store keeps it: JSON as JSON (readable, filterable), other bytes as base64. */
-type Stored = { type: string; json: JsonValue } | { type: string; base64: string };
-
-interface CheckpointRecord {
-  thread: string;
-  ns: string;
-  id: string;
-  parent: string | null;
-  /** The checkpoint without its channel values, which live in blobs. */
-  checkpoint: Stored;
-  /** The metadata in the serializer's JSON form, so `list` can filter on it in the store. */
-  metadata: JsonValue;
-}
-
-/** A task's regular writes, kept as one item so they are stored all at once. */
-interface WriteBatch {
-  writes: WriteRecord[];
-}
-
-interface WriteRecord {
-  task: string;
-  path: string;
-  index: number;
-  channel: string;
-  value: Stored;
-}
-
-const PAGE = 100;
-const decoder = new TextDecoder();
 
 /**
  * A LangGraph `BaseCheckpointSaver` on a weft `Store`. Pass it as a graph's `checkpointer`. Several
@@ -79,12 +44,12 @@ const decoder = new TextDecoder();
  */
 export class WeftCheckpointSaver extends BaseCheckpointSaver {
   readonly store: Store;
-  private readonly base: string[];
+  private readonly layout: CheckpointLayout;
 
   constructor(store: Store, options: WeftCheckpointSaverOptions = {}) {
     super(options.serde);
     this.store = store;
-    this.base = [...(options.namespace ?? ["weft", "langgraph"])];
+    this.layout = new CheckpointLayout([...(options.namespace ?? ["weft", "langgraph"])]);
   }
 
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
@@ -94,7 +59,7 @@ export class WeftCheckpointSaver extends BaseCheckpointSaver {
     }
     const ns = namespaceOf(config);
     const id = getCheckpointId(config);
-    const where = this.checkpoints(thread, ns);
+    const where = this.layout.checkpoints(thread, ns);
     const item = id ? await this.store.get(where, newestFirstKey(id)) : (await this.store.search(where, { limit: 1 }))[0];
     return item && this.toTuple(item.value as unknown as CheckpointRecord);
   }
@@ -108,7 +73,7 @@ export class WeftCheckpointSaver extends BaseCheckpointSaver {
     const { limit, before, filter = {} } = options;
     const thread = threadOf(config);
     const ns = config.configurable?.checkpoint_ns as string | undefined;
-    const prefix = [...this.base, "checkpoints", ...(thread === undefined ? [] : [thread, ...(ns === undefined ? [] : [nsLabel(ns)])])];
+    const prefix = this.layout.listed(thread, ns);
     const conditions = listConditions(thread === undefined ? ns : undefined, before?.configurable?.checkpoint_id as string | undefined, filter);
     const storeFilter = Object.keys(conditions.store).length > 0 ? { filter: conditions.store } : {};
     let left = limit ?? Number.POSITIVE_INFINITY;
@@ -152,10 +117,10 @@ export class WeftCheckpointSaver extends BaseCheckpointSaver {
       Object.entries(newVersions)
         .filter(([channel]) => channel in values)
         .map(async ([channel, version]) =>
-          this.store.put(this.blobs(thread, ns), blobKey(channel, version), (await this.encode(values[channel])) as unknown as JsonValue),
+          this.store.put(this.layout.blobs(thread, ns), blobKey(channel, version), (await encodeValue(this.serde, values[channel])) as unknown as JsonValue),
         ),
     );
-    const encodedMetadata = await this.encode(metadata);
+    const encodedMetadata = await encodeValue(this.serde, metadata);
     if (!("json" in encodedMetadata)) {
       throw new WeftError("invalid_option", `The serializer turned checkpoint metadata into ${encodedMetadata.type}; WeftCheckpointSaver needs it as JSON to filter on it.`);
     }
@@ -164,10 +129,10 @@ export class WeftCheckpointSaver extends BaseCheckpointSaver {
       ns,
       id: checkpoint.id,
       parent: (config.configurable?.checkpoint_id as string | undefined) ?? null,
-      checkpoint: await this.encode({ ...rest, channel_values: {} }),
+      checkpoint: await encodeValue(this.serde, { ...rest, channel_values: {} }),
       metadata: encodedMetadata.json,
     };
-    await this.store.put(this.checkpoints(thread, ns), newestFirstKey(checkpoint.id), record as unknown as JsonValue);
+    await this.store.put(this.layout.checkpoints(thread, ns), newestFirstKey(checkpoint.id), record as unknown as JsonValue);
     return { configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
@@ -188,9 +153,9 @@ export class WeftCheckpointSaver extends BaseCheckpointSaver {
     if (!id) {
       throw missing("put writes", "checkpoint_id");
     }
-    const where = this.writes(thread, namespaceOf(config), id);
+    const where = this.layout.writes(thread, namespaceOf(config), id);
     const records = await Promise.all(
-      writes.map(async ([channel, value], position): Promise<WriteRecord> => ({ task: taskId, path: taskPath, index: WRITES_IDX_MAP[channel] ?? position, channel, value: await this.encode(value) })),
+      writes.map(async ([channel, value], position): Promise<WriteRecord> => ({ task: taskId, path: taskPath, index: WRITES_IDX_MAP[channel] ?? position, channel, value: await encodeValue(this.serde, value) })),
     );
     await Promise.all(records.filter((record) => record.index < 0).map((record) => this.store.put(where, JSON.stringify([taskId, record.index]), record as unknown as JsonValue)));
     const regular = records.filter((record) => record.index >= 0);
@@ -218,8 +183,8 @@ export class WeftCheckpointSaver extends BaseCheckpointSaver {
 
   async deleteThread(threadId: string): Promise<void> {
     // Checkpoints first: once they are gone no reader finds the thread, whatever is left behind.
-    for (const kind of ["checkpoints", "writes", "blobs"]) {
-      await this.deleteUnder([...this.base, kind, String(threadId)]);
+    for (const kind of ["checkpoints", "writes", "blobs"] as const) {
+      await this.deleteUnder(this.layout.ofThread(kind, String(threadId)));
     }
   }
 
@@ -237,7 +202,7 @@ export class WeftCheckpointSaver extends BaseCheckpointSaver {
 
   private async toTuple(record: CheckpointRecord): Promise<CheckpointTuple> {
     const { thread, ns, id, parent } = record;
-    const checkpoint = (await this.decode(record.checkpoint)) as Checkpoint;
+    const checkpoint = (await decodeValue(this.serde, record.checkpoint)) as Checkpoint;
     const [values, writes, metadata] = await Promise.all([
       this.channelValues(thread, ns, checkpoint.channel_versions),
       this.pendingWrites(thread, ns, id),
@@ -261,11 +226,11 @@ export class WeftCheckpointSaver extends BaseCheckpointSaver {
 
   /** One read per channel the checkpoint names, all at once; a channel with no value is left out. */
   private async channelValues(thread: string, ns: string, versions: ChannelVersions): Promise<Record<string, unknown>> {
-    const where = this.blobs(thread, ns);
+    const where = this.layout.blobs(thread, ns);
     const found = await Promise.all(
       Object.entries(versions).map(async ([channel, version]) => {
         const item = await this.store.get(where, blobKey(channel, version));
-        return item ? ([channel, await this.decode(item.value as unknown as Stored)] as const) : undefined;
+        return item ? ([channel, await decodeValue(this.serde, item.value as unknown as Stored)] as const) : undefined;
       }),
     );
     return Object.fromEntries(found.filter((entry) => entry !== undefined));
@@ -273,14 +238,14 @@ export class WeftCheckpointSaver extends BaseCheckpointSaver {
 
   /** The checkpoint's writes in `(task_path, task_id, idx)` order, the order a run applies them in. */
   private async pendingWrites(thread: string, ns: string, id: string): Promise<Array<{ task: string; channel: string; value: unknown }>> {
-    const items = await this.searchAll(this.writes(thread, ns, id));
+    const items = await this.searchAll(this.layout.writes(thread, ns, id));
     // A task's regular writes are one batch item; each special write is an item of its own.
     const records = items.flatMap((item) => {
       const value = item.value as unknown as WriteRecord | WriteBatch;
       return "writes" in value ? value.writes : [value];
     });
     records.sort((left, right) => compareWritesSortKeys(writesSortKey(left.path, left.task, left.index), writesSortKey(right.path, right.task, right.index)));
-    return Promise.all(records.map(async ({ task, channel, value }) => ({ task, channel, value: await this.decode(value) })));
+    return Promise.all(records.map(async ({ task, channel, value }) => ({ task, channel, value: await decodeValue(this.serde, value) })));
   }
 
   /** Checkpoints before format 4 kept pending sends as the parent's TASKS writes, not as a channel. */
@@ -311,104 +276,4 @@ export class WeftCheckpointSaver extends BaseCheckpointSaver {
       await Promise.all(page.map((item) => this.store.delete(item.namespace, item.key)));
     }
   }
-
-  private async encode(value: unknown): Promise<Stored> {
-    const [type, bytes] = await this.serde.dumpsTyped(value);
-    if (type === "json") {
-      try {
-        return { type, json: JSON.parse(decoder.decode(bytes)) as JsonValue };
-      } catch {
-        // Not JSON after all: keep the bytes.
-      }
-    }
-    return { type, base64: Buffer.from(bytes).toString("base64") };
-  }
-
-  private decode(stored: Stored): Promise<unknown> {
-    return "json" in stored
-      ? this.serde.loadsTyped(stored.type, JSON.stringify(stored.json))
-      : this.serde.loadsTyped(stored.type, new Uint8Array(Buffer.from(stored.base64, "base64")));
-  }
-
-  private checkpoints(thread: string, ns: string): string[] {
-    return [...this.base, "checkpoints", thread, nsLabel(ns)];
-  }
-
-  private blobs(thread: string, ns: string): string[] {
-    return [...this.base, "blobs", thread, nsLabel(ns)];
-  }
-
-  private writes(thread: string, ns: string, id: string): string[] {
-    return [...this.base, "writes", thread, nsLabel(ns), id];
-  }
-}
-
-function threadOf(config: RunnableConfig): string | undefined {
-  const thread = config.configurable?.thread_id as unknown;
-  return thread === undefined || thread === null ? undefined : String(thread);
-}
-
-function namespaceOf(config: RunnableConfig): string {
-  return (config.configurable?.checkpoint_ns as string | undefined) ?? "";
-}
-
-function nsLabel(ns: string): string {
-  return `ns:${ns}`;
-}
-
-function blobKey(channel: string, version: string | number): string {
-  // The Postgres saver keeps versions as text too, so 1 and "1" are one version.
-  return JSON.stringify([channel, String(version)]);
-}
-
-/**
- * A key that sorts the other way round from the id, so the store's ascending key order lists the
- * newest checkpoint first (ids are time-ordered uuid6). Each UTF-16 unit u becomes four hex digits
- * of 0xFFFF - u, and "~", above every hex digit, ends the key: an id that is a prefix of another
- * is older, and its key sorts after.
- */
-function newestFirstKey(id: string): string {
-  let key = "";
-  for (let index = 0; index < id.length; index++) {
-    key += (0xffff - id.charCodeAt(index)).toString(16).padStart(4, "0");
-  }
-  return `${key}~`;
-}
-
-/**
- * What `list` asks of the store, and what it checks itself: the store reads dotted paths as nested
- * fields, so a metadata key with a dot in it is matched here instead.
- */
-function listConditions(ns: string | undefined, beforeId: string | undefined, filter: Record<string, unknown>) {
-  const store: Record<string, FieldCondition> = {};
-  const local: Array<[string, unknown]> = [];
-  if (ns !== undefined) {
-    store.ns = { $eq: ns };
-  }
-  if (beforeId) {
-    store.id = { $lt: beforeId };
-  }
-  for (const [key, value] of Object.entries(filter)) {
-    if (key.includes(".")) {
-      local.push([key, value]);
-    } else {
-      store[`metadata.${key}`] = value === undefined ? { $exists: false } : { $eq: value as JsonValue };
-    }
-  }
-  return { store, local };
-}
-
-/** LangGraph's filter: a metadata value equal to the one asked for (JSON equality for objects). */
-function matches(actual: JsonValue | undefined, expected: unknown): boolean {
-  if (expected === undefined) {
-    return actual === undefined;
-  }
-  return actual !== undefined && jsonEqual(actual, expected as JsonValue);
-}
-
-function missing(action: string, field: string): WeftError {
-  return new WeftError(
-    "invalid_option",
-    `Cannot ${action}: the config has no configurable.${field}. Run the graph with { configurable: { thread_id: "…" } }.`,
-  );
 }

@@ -4,7 +4,8 @@
 
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 
-import { hasMarker, WeftError } from "../errors/weft-error.js";
+import { WeftError } from "../errors/weft-error.js";
+import { definedFields } from "../types/defined-fields.js";
 import { apiKeyProblem } from "./api-key-problem.js";
 
 export const MODEL_PROVIDERS = ["openai", "anthropic", "openai-compatible", "ollama"] as const;
@@ -20,22 +21,15 @@ export interface ResolveModelOptions {
   headers?: Record<string, string> | undefined;
 }
 
-const modelSpecErrorMarker = Symbol.for("weft.error.ModelSpecError");
-
 /** A model string that names no known provider, or lacks what its provider needs. */
 export class ModelSpecError extends WeftError {
-  readonly [modelSpecErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is ModelSpecError {
-    return hasMarker(error, modelSpecErrorMarker);
-  }
+  static override readonly errorName = "ModelSpecError";
 
   constructor(
     readonly spec: string,
     reason: string,
   ) {
     super("invalid_model", `Cannot use model "${spec}": ${reason}`);
-    this.name = "ModelSpecError";
   }
 }
 
@@ -72,16 +66,7 @@ export async function resolveModel(spec: string, options: ResolveModelOptions = 
     const where = options.apiKey === undefined ? `in ${variable as string}` : `given for ${spec}`;
     throw new WeftError("invalid_api_key", `The API key ${where} ${problem}. Set it to the real key.`);
   }
-  const common: { apiKey?: string; baseURL?: string; headers?: Record<string, string> } = {};
-  if (options.apiKey !== undefined) {
-    common.apiKey = options.apiKey;
-  }
-  if (options.baseURL !== undefined) {
-    common.baseURL = options.baseURL;
-  }
-  if (options.headers !== undefined) {
-    common.headers = options.headers;
-  }
+  const common = definedFields(options, ["apiKey", "baseURL", "headers"]);
   switch (provider) {
     case "openai": {
       const { createOpenAI } = await import("@ai-sdk/openai");
@@ -98,14 +83,7 @@ export async function resolveModel(spec: string, options: ResolveModelOptions = 
         throw new ModelSpecError(spec, "openai-compatible models need a base URL (for example http://127.0.0.1:8000/v1).");
       }
       const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
-      const settings: Parameters<typeof createOpenAICompatible>[0] = { name: provider, baseURL, includeUsage: true };
-      if (options.apiKey !== undefined) {
-        settings.apiKey = options.apiKey;
-      }
-      if (options.headers !== undefined) {
-        settings.headers = options.headers;
-      }
-      return createOpenAICompatible(settings).chatModel(modelId);
+      return createOpenAICompatible({ name: provider, baseURL, includeUsage: true, ...definedFields(options, ["apiKey", "headers"]) }).chatModel(modelId);
     }
   }
 }

@@ -3,15 +3,7 @@
 // compiled without a store keeps its threads in one.
 
 import type { JsonValue } from "../types/json.js";
-import type {
-  CompareAndPutOptions,
-  ListNamespacesOptions,
-  Namespace,
-  PutOptions,
-  SearchOptions,
-  Store,
-  StoreItem,
-} from "../types/store.js";
+import type { CompareAndPutOptions, ListNamespacesOptions, Namespace, PutOptions, SearchOptions, Store, StoreItem } from "../types/store.js";
 import { jsonCopy } from "./json-copy.js";
 import { selectNamespaces } from "./list-namespaces.js";
 import { takePage } from "./page.js";

@@ -52,15 +52,14 @@ export function decodeNamespace(encoded: string): string[] {
 }
 
 /**
- * The smallest string greater than every encoding that starts with `encodedPrefix`, for range
- * scans: `encoded >= prefix && encoded < upperBound(prefix)`. Empty prefix: no upper bound.
+ * The range of the encodings of the namespaces under `prefix`, for range scans: `encoded >= lower
+ * && encoded < upper`, where `upper` is the smallest string greater than every encoding that starts
+ * with `lower`. The empty prefix has no upper bound.
  */
-export function prefixUpperBound(encodedPrefix: string): string | undefined {
-  if (encodedPrefix === "") {
-    return undefined;
-  }
+export function prefixRange(prefix: Namespace): { lower: string; upper: string | undefined } {
+  const lower = encodeNamespace(prefix);
   // Every encoded prefix ends with the terminator \u0001; \u0002 is the next code point.
-  return `${encodedPrefix.slice(0, -1)}\u0002`;
+  return { lower, upper: lower === "" ? undefined : `${lower.slice(0, -1)}\u0002` };
 }
 
 /** Compares by Unicode code point, the order UTF-8 bytes sort in (JS `<` compares UTF-16 units). */

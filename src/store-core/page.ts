@@ -7,6 +7,11 @@
 import type { SearchOptions, StoreItem } from "../types/store.js";
 import { matchesFilter } from "./filter.js";
 
+/** The page `options` asks for: the first `limit` items (10 unless it says) that match `filter`, after `offset` (0) of them. */
+export function pageOf(options: SearchOptions): { filter: SearchOptions["filter"]; limit: number; offset: number } {
+  return { filter: options.filter, limit: options.limit ?? 10, offset: options.offset ?? 0 };
+}
+
 /** The page of `items` that `options` asks for, taken in one synchronous pass. */
 export function takePage(items: Iterable<StoreItem>, options: SearchOptions): StoreItem[] {
   const page = new Page(options);
@@ -43,9 +48,7 @@ class Page {
   private skip: number;
 
   constructor(options: SearchOptions) {
-    this.filter = options.filter;
-    this.limit = options.limit ?? 10;
-    this.skip = options.offset ?? 0;
+    ({ filter: this.filter, limit: this.limit, offset: this.skip } = pageOf(options));
   }
 
   /** Whether the page needs no more items. */

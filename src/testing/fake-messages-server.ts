@@ -3,8 +3,9 @@
 // events (thinking, text and tool_use content blocks, stop reason and usage on message_delta), or
 // whole when not asked to stream, and answers errors in Anthropic's error JSON.
 
+import { contentText } from "../store-core/content-text.js";
 import { FakeHttpServer, type FakeStreamEvent, namedFrame, type FakeModelOptions } from "./fake-http-server.js";
-import { appendAssistant, type FakeModelMessage, type FakeModelRequest, parseArguments, textOf } from "./fake-model-request.js";
+import { appendAssistant, type FakeModelMessage, type FakeModelRequest, parseArguments } from "./fake-model-request.js";
 import { argumentsText, type FakeReply, type FakeScriptFor, finishOf, pieces, usageOf } from "./fake-reply.js";
 
 type ContentBlock = Record<string, unknown> & { type?: unknown };
@@ -33,7 +34,7 @@ export class FakeMessagesServer extends FakeHttpServer<FakeModelRequest> {
             appendAssistant(messages, { toolCall: { id: String(block.id), name: String(block.name), arguments: block.input } });
           }
         } else if (block.type === "tool_result") {
-          messages.push({ role: "tool", toolCallId: String(block.tool_use_id), content: textOf(block.content), ...(block.is_error === true ? { isError: true } : {}) });
+          messages.push({ role: "tool", toolCallId: String(block.tool_use_id), content: contentText(block.content), ...(block.is_error === true ? { isError: true } : {}) });
         } else if (block.type === "text") {
           const last = messages.at(-1);
           if (last?.role === "user") {
@@ -49,7 +50,7 @@ export class FakeMessagesServer extends FakeHttpServer<FakeModelRequest> {
       description: tool.description as string | undefined,
       parameters: tool.input_schema,
     }));
-    return { model: String(request.model), system: textOf(request.system), messages, tools, stream: request.stream === true, body: request };
+    return { model: String(request.model), system: contentText(request.system), messages, tools, stream: request.stream === true, body: request };
   }
 
   protected errorBody(status: number, message: string): unknown {

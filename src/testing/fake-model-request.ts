@@ -1,6 +1,8 @@
 // A request to a fake model server in one shape for every API, so a test can read what the model
 // was sent (the conversation, the tool results, the tools offered) without knowing the wire format.
 
+import { parseJson } from "../store-core/parse-json.js";
+
 /** One message of the conversation a model was sent. */
 export type FakeModelMessage =
   | { role: "user"; text: string }
@@ -42,22 +44,5 @@ export function appendAssistant(messages: FakeModelMessage[], piece: { text?: st
 
 /** Parses JSON text a model sent as tool-call arguments, keeping the text when it is not JSON. */
 export function parseArguments(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
-/** The text of a content field that is either a string or a list of parts with `text`. */
-export function textOf(content: unknown): string {
-  if (typeof content === "string") {
-    return content;
-  }
-  if (!Array.isArray(content)) {
-    return "";
-  }
-  return content
-    .map((part: unknown) => (typeof part === "object" && part !== null && typeof (part as { text?: unknown }).text === "string" ? (part as { text: string }).text : ""))
-    .join("");
+  return parseJson(text, text);
 }

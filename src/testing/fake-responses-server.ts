@@ -4,8 +4,9 @@
 // asked to stream, answers errors in OpenAI's error JSON, and resolves `item_reference` inputs to
 // the items it sent before, as the real API does for stored responses.
 
+import { contentText } from "../store-core/content-text.js";
 import { FakeHttpServer, type FakeStreamEvent, namedFrame, type FakeModelOptions } from "./fake-http-server.js";
-import { appendAssistant, type FakeModelMessage, type FakeModelRequest, parseArguments, textOf } from "./fake-model-request.js";
+import { appendAssistant, type FakeModelMessage, type FakeModelRequest, parseArguments } from "./fake-model-request.js";
 import { argumentsText, type FakeReply, type FakeScriptFor, finishOf, pieces, usageOf } from "./fake-reply.js";
 
 type InputItem = Record<string, unknown> & { type?: unknown; role?: unknown };
@@ -53,13 +54,13 @@ export class FakeResponsesServer extends FakeHttpServer<FakeModelRequest> {
     if (item.type === "function_call") {
       appendAssistant(messages, { toolCall: { id: String(item.call_id), name: String(item.name), arguments: parseArguments(String(item.arguments)) } });
     } else if (item.type === "function_call_output") {
-      messages.push({ role: "tool", toolCallId: String(item.call_id), content: textOf(item.output) });
+      messages.push({ role: "tool", toolCallId: String(item.call_id), content: contentText(item.output) });
     } else if (item.role === "system" || item.role === "developer") {
-      system.push(textOf(item.content));
+      system.push(contentText(item.content));
     } else if (item.role === "user") {
-      messages.push({ role: "user", text: textOf(item.content) });
+      messages.push({ role: "user", text: contentText(item.content) });
     } else if (item.role === "assistant") {
-      appendAssistant(messages, { text: textOf(item.content) });
+      appendAssistant(messages, { text: contentText(item.content) });
     }
     // Reasoning items carry nothing the conversation shows.
   }

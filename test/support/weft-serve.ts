@@ -11,6 +11,7 @@ import { createWebSocketStream } from "@agentclientprotocol/sdk/experimental/ws-
 import { type ClientOptions, WebSocket } from "ws";
 
 import { repoRoot } from "./agent-process.js";
+import type { Cleanups } from "./cleanups.js";
 import { http2Fetch } from "./http2-fetch.js";
 
 const weft = join(repoRoot, "bin/weft.js");
@@ -26,8 +27,7 @@ export interface ServedWeft {
   stderr(): string;
 }
 
-/** Where cleanups go: a test's list, run in reverse after it. */
-export type Cleanups = Array<() => Promise<void> | void>;
+export type { Cleanups };
 
 /** The environment `weft serve` runs in: a private state and config home, no model keys from the test's own environment. */
 export function serveEnvironment(home: string, extra: Record<string, string | undefined>): NodeJS.ProcessEnv {

@@ -4,7 +4,7 @@
 
 import { type ElicitationSchema, methods, RequestError } from "@agentclientprotocol/sdk";
 
-import type { JsonObject } from "../../types/json.js";
+import type { FormAnswer } from "../../graph/interrupt.js";
 import { formContent } from "./form-schema.js";
 import type { SessionClient } from "../session/session-clients.js";
 import { errorMessage } from "../../errors/error-message.js";
@@ -17,13 +17,12 @@ export interface FormRequest {
   toolCallId?: string | undefined;
 }
 
+/**
+ * How a form ended: with the person's answer, as the run gets it (accepted, with `content` that fits
+ * the form; declined; cancelled), or with none.
+ */
 export type FormOutcome =
-  /** The person filled it in; `content` fits the form. */
-  | { action: "accept"; content: JsonObject }
-  /** The person said no. */
-  | { action: "decline" }
-  /** The person dismissed it without choosing. */
-  | { action: "cancel" }
+  | Exclude<FormAnswer, { action: "reply" }>
   /** The turn was cancelled, and the request withdrawn with it. */
   | { action: "withdrawn" }
   /** The request failed, or its answer did not fit the form. */

@@ -4,20 +4,14 @@
 
 import { RequestError } from "@agentclientprotocol/sdk";
 
-import { hasMarker, WeftError } from "../../errors/weft-error.js";
+import { WeftError } from "../../errors/weft-error.js";
 
 /** The most characters of the editor's message, and of its details, kept. */
 const MESSAGE_CHARS = 500;
 const DETAILS_CHARS = 1_000;
 
-const editorRequestErrorMarker = Symbol.for("weft.error.EditorRequestError");
-
 export class EditorRequestError extends WeftError {
-  readonly [editorRequestErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is EditorRequestError {
-    return hasMarker(error, editorRequestErrorMarker);
-  }
+  static override readonly errorName = "EditorRequestError";
 
   constructor(
     /** The request the editor refused, such as `fs/read_text_file`. */
@@ -31,7 +25,6 @@ export class EditorRequestError extends WeftError {
     options?: { cause?: unknown },
   ) {
     super("editor_error", `The editor refused ${method}: ${wireMessage}${details === undefined || wireMessage.includes(details) ? "" : ` (${details})`}`, options);
-    this.name = "EditorRequestError";
   }
 
   /** The error for a failed request: a JSON-RPC error becomes an EditorRequestError, anything else is kept. */

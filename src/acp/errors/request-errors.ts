@@ -3,49 +3,29 @@
 // still running, a config value the session does not offer. wire-errors.ts answers them as invalid
 // params or an invalid request.
 
-import { hasMarker, WeftError } from "../../errors/weft-error.js";
-
-const invalidCwdErrorMarker = Symbol.for("weft.error.InvalidCwdError");
+import { WeftError } from "../../errors/weft-error.js";
 
 /** A session's directory that is not an absolute path. */
 export class InvalidCwdError extends WeftError {
-  readonly [invalidCwdErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is InvalidCwdError {
-    return hasMarker(error, invalidCwdErrorMarker);
-  }
+  static override readonly errorName = "InvalidCwdError";
 
   constructor(readonly cwd: string) {
     super("invalid_cwd", `cwd must be an absolute path, not ${JSON.stringify(cwd)}.`);
-    this.name = "InvalidCwdError";
   }
 }
-
-const invalidDirectoryErrorMarker = Symbol.for("weft.error.InvalidDirectoryError");
 
 /** One of a session's `additionalDirectories` that is not an absolute path. */
 export class InvalidDirectoryError extends WeftError {
-  readonly [invalidDirectoryErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is InvalidDirectoryError {
-    return hasMarker(error, invalidDirectoryErrorMarker);
-  }
+  static override readonly errorName = "InvalidDirectoryError";
 
   constructor(readonly directory: string) {
     super("invalid_directory", `additionalDirectories must be absolute paths, not ${JSON.stringify(directory)}.`);
-    this.name = "InvalidDirectoryError";
   }
 }
 
-const directoryNotAllowedErrorMarker = Symbol.for("weft.error.DirectoryNotAllowedError");
-
 /** A session's directory outside the roots the server allows the person who asked; it names those roots. */
 export class DirectoryNotAllowedError extends WeftError {
-  readonly [directoryNotAllowedErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is DirectoryNotAllowedError {
-    return hasMarker(error, directoryNotAllowedErrorMarker);
-  }
+  static override readonly errorName = "DirectoryNotAllowedError";
 
   /** `allowed`: the directories the server does let this person open sessions in (its roots for them). */
   constructor(
@@ -56,73 +36,45 @@ export class DirectoryNotAllowedError extends WeftError {
       "directory_not_allowed",
       `${JSON.stringify(directory)} is outside the directories this server lets you open sessions in${allowed.length > 0 ? `: ${allowed.join(", ")}` : ""}.`,
     );
-    this.name = "DirectoryNotAllowedError";
   }
 }
-
-const invalidCursorErrorMarker = Symbol.for("weft.error.InvalidCursorError");
 
 /** A `session/list` cursor this agent did not give. */
 export class InvalidCursorError extends WeftError {
-  readonly [invalidCursorErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is InvalidCursorError {
-    return hasMarker(error, invalidCursorErrorMarker);
-  }
+  static override readonly errorName = "InvalidCursorError";
 
   constructor(readonly cursor: string) {
     super("invalid_cursor", "Unknown cursor.");
-    this.name = "InvalidCursorError";
   }
 }
 
-const promptTooLargeErrorMarker = Symbol.for("weft.error.PromptTooLargeError");
-
 /** A prompt larger than the agent accepts, in bytes of JSON. */
 export class PromptTooLargeError extends WeftError {
-  readonly [promptTooLargeErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is PromptTooLargeError {
-    return hasMarker(error, promptTooLargeErrorMarker);
-  }
+  static override readonly errorName = "PromptTooLargeError";
 
   constructor(
     readonly size: number,
     readonly limit: number,
   ) {
     super("prompt_too_large", `The prompt is ${megabytes(size)}; this agent accepts prompts up to ${megabytes(limit)}.`);
-    this.name = "PromptTooLargeError";
   }
 }
-
-const turnInProgressErrorMarker = Symbol.for("weft.error.TurnInProgressError");
 
 /** A load or resume of a session whose turn is running in this process. */
 export class TurnInProgressError extends WeftError {
-  readonly [turnInProgressErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is TurnInProgressError {
-    return hasMarker(error, turnInProgressErrorMarker);
-  }
+  static override readonly errorName = "TurnInProgressError";
 
   constructor(readonly sessionId: string) {
     super("turn_in_progress", `Session ${sessionId} has a turn in progress; cancel it first.`);
-    this.name = "TurnInProgressError";
   }
 }
-
-const invalidConfigValueErrorMarker = Symbol.for("weft.error.InvalidConfigValueError");
 
 /**
  * A config option or mode set to something the session does not offer: an option it does not
  * have, a value not among the option's, or a value of the wrong type. The message says which.
  */
 export class InvalidConfigValueError extends WeftError {
-  readonly [invalidConfigValueErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is InvalidConfigValueError {
-    return hasMarker(error, invalidConfigValueErrorMarker);
-  }
+  static override readonly errorName = "InvalidConfigValueError";
 
   constructor(
     /** The option asked for (`mode` for a mode). */
@@ -132,7 +84,6 @@ export class InvalidConfigValueError extends WeftError {
     message: string,
   ) {
     super("invalid_config_value", message);
-    this.name = "InvalidConfigValueError";
   }
 }
 

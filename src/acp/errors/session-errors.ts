@@ -2,88 +2,53 @@
 // by another process, its store gone, its run failed); wire-errors.ts turns them into JSON-RPC
 // errors where a request is answered.
 
-import { hasMarker, WeftError, type WeftErrorCode } from "../../errors/weft-error.js";
+import { WeftError, type WeftErrorCode } from "../../errors/weft-error.js";
 import { errorMessage } from "../../errors/error-message.js";
-
-const sessionNotFoundErrorMarker = Symbol.for("weft.error.SessionNotFoundError");
 
 /** No session has this id (or the id could not name one, such as ""). */
 export class SessionNotFoundError extends WeftError {
-  readonly [sessionNotFoundErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is SessionNotFoundError {
-    return hasMarker(error, sessionNotFoundErrorMarker);
-  }
+  static override readonly errorName = "SessionNotFoundError";
 
   constructor(readonly sessionId: string) {
     super("session_not_found", sessionId === "" ? "The session id is empty." : `There is no session ${sessionId}.`);
-    this.name = "SessionNotFoundError";
   }
 }
-
-const sessionStoreUnavailableErrorMarker = Symbol.for("weft.error.SessionStoreUnavailableError");
 
 /** The session store could not be read or written. `cause` is what the store threw. */
 export class SessionStoreUnavailableError extends WeftError {
-  readonly [sessionStoreUnavailableErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is SessionStoreUnavailableError {
-    return hasMarker(error, sessionStoreUnavailableErrorMarker);
-  }
+  static override readonly errorName = "SessionStoreUnavailableError";
 
   constructor(cause: unknown) {
     super("store_unavailable", `The session store is unavailable: ${errorMessage(cause)}`, { cause });
-    this.name = "SessionStoreUnavailableError";
   }
 }
-
-const sessionConflictErrorMarker = Symbol.for("weft.error.SessionConflictError");
 
 /** Another process changed the session since this one read it (its claim on the session ran out). */
 export class SessionConflictError extends WeftError {
-  readonly [sessionConflictErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is SessionConflictError {
-    return hasMarker(error, sessionConflictErrorMarker);
-  }
+  static override readonly errorName = "SessionConflictError";
 
   constructor(readonly sessionId: string) {
     super("session_conflict", `Session ${sessionId} was changed by another agent process; reload it and try again.`);
-    this.name = "SessionConflictError";
   }
 }
-
-const sessionBusyErrorMarker = Symbol.for("weft.error.SessionBusyError");
 
 /** Another agent process is running a turn of the session. */
 export class SessionBusyError extends WeftError {
-  readonly [sessionBusyErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is SessionBusyError {
-    return hasMarker(error, sessionBusyErrorMarker);
-  }
+  static override readonly errorName = "SessionBusyError";
 
   constructor(readonly sessionId: string) {
     super("session_busy", `Session ${sessionId} has a turn running in another agent process; try again when it ends.`);
-    this.name = "SessionBusyError";
   }
 }
 
-const turnFailedErrorMarker = Symbol.for("weft.error.TurnFailedError");
-
 /** A turn's run failed. `cause` is the run's error; `reason` its code, when it has one. */
 export class TurnFailedError extends WeftError {
-  readonly [turnFailedErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is TurnFailedError {
-    return hasMarker(error, turnFailedErrorMarker);
-  }
+  static override readonly errorName = "TurnFailedError";
 
   readonly reason: WeftErrorCode | undefined;
 
   constructor(cause: Error) {
     super("turn_failed", `The agent failed: ${cause.message}`, { cause });
-    this.name = "TurnFailedError";
     this.reason = WeftError.isInstance(cause) ? cause.code : undefined;
   }
 }

@@ -3,7 +3,7 @@
 // data, checked whenever they are read: a ledger that is not a list of grants cannot be trusted.
 
 import type { ToolApprovalRequest } from "../../agent/tool-approval.js";
-import { hasMarker, WeftError } from "../../errors/weft-error.js";
+import { WeftError } from "../../errors/weft-error.js";
 
 /** The scope of a grant that covers a whole tool (one without scopes of its own). */
 export const WHOLE_TOOL = "*";
@@ -22,19 +22,12 @@ export interface AcpGrant {
   grantedAt: string;
 }
 
-const corruptLedgerErrorMarker = Symbol.for("weft.error.CorruptLedgerError");
-
 /** A ledger's value that is not a list of grants. */
 export class CorruptLedgerError extends WeftError {
-  readonly [corruptLedgerErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is CorruptLedgerError {
-    return hasMarker(error, corruptLedgerErrorMarker);
-  }
+  static override readonly errorName = "CorruptLedgerError";
 
   constructor(readonly cwd: string) {
     super("corrupt_ledger", `The permission grants kept for ${cwd} are not readable.`);
-    this.name = "CorruptLedgerError";
   }
 }
 

@@ -1,23 +1,14 @@
 // The stored form of a session's list entry: one item per session under `index`, keyed by its id,
 // holding what `session/list` shows of it, so a list reads one namespace and no conversation.
 
+import { definedFields } from "../../types/defined-fields.js";
 import type { JsonObject, JsonValue } from "../../types/json.js";
 import { type AcpSessionRecord, type AcpSessionSummary, summarize } from "./session-store.js";
 
 /** The index entry of a record (its summary; the id is the item's key). */
 export function encodeIndexEntry(record: AcpSessionRecord): JsonObject {
   const summary = summarize(record);
-  const entry: JsonObject = { cwd: summary.cwd, updatedAt: summary.updatedAt };
-  if (summary.additionalDirectories !== undefined) {
-    entry.additionalDirectories = summary.additionalDirectories;
-  }
-  if (summary.owner !== undefined) {
-    entry.owner = summary.owner;
-  }
-  if (summary.title !== undefined) {
-    entry.title = summary.title;
-  }
-  return entry;
+  return { cwd: summary.cwd, updatedAt: summary.updatedAt, ...definedFields(summary, ["additionalDirectories", "owner", "title"]) };
 }
 
 /** The summary an index entry holds, or undefined when it is not one (no directory or time to list it by). */

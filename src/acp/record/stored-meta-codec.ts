@@ -36,24 +36,7 @@ export function encodeMeta(record: AcpSessionRecord, count: number, head: string
   if (head !== undefined) {
     meta.head = head;
   }
-  if (record.config) {
-    meta.config = record.config;
-  }
-  if (record.title !== undefined) {
-    meta.title = record.title;
-  }
-  if (record.usage) {
-    meta.usage = record.usage;
-  }
-  if (record.pending?.length) {
-    meta.pending = record.pending;
-  }
-  if (record.answered && Object.keys(record.answered).length > 0) {
-    meta.answered = record.answered;
-  }
-  if (record.turn) {
-    meta.turn = record.turn;
-  }
+  copyParts(record, meta);
   // As JSON makes it, which is what any store keeps of it.
   return jsonCopy(meta) ?? null;
 }
@@ -67,92 +50,85 @@ export function decodeMeta(value: JsonValue): StoredMeta | undefined {
   if (!isObject(value)) {
     return undefined;
   }
-  const { v, info, always, config, title, usage, pending, answered, turn, updatedAt, count, head } = value;
+  const { v, info, updatedAt, count } = value;
   if ((v !== 1 && v !== 2) || !isSessionInfo(info) || typeof updatedAt !== "string" || typeof count !== "number") {
     return undefined;
   }
   const meta: StoredMeta = { v, info, always: [], updatedAt, count };
   // Absent fields stay absent, so a record reads back as it was written.
-  if (always !== undefined) {
-    if (!isAlways(always)) {
+  for (const field of Object.keys(OPTIONAL_FIELDS) as OptionalField[]) {
+    if (!readField(meta, value, field)) {
       return undefined;
     }
-    meta.always = always;
-  }
-  if (config !== undefined) {
-    if (!isConfigValues(config)) {
-      return undefined;
-    }
-    meta.config = config;
-  }
-  if (title !== undefined) {
-    if (typeof title !== "string") {
-      return undefined;
-    }
-    meta.title = title;
-  }
-  if (usage !== undefined) {
-    if (!isUsage(usage)) {
-      return undefined;
-    }
-    meta.usage = usage;
-  }
-  if (pending !== undefined) {
-    if (!isInterrupts(pending)) {
-      return undefined;
-    }
-    meta.pending = pending;
-  }
-  if (answered !== undefined) {
-    if (!isObject(answered)) {
-      return undefined;
-    }
-    meta.answered = answered;
-  }
-  if (turn !== undefined) {
-    if (!isTurn(turn)) {
-      return undefined;
-    }
-    meta.turn = turn;
-  }
-  if (head !== undefined) {
-    if (typeof head !== "string") {
-      return undefined;
-    }
-    meta.head = head;
   }
   return meta;
+}
+
+/** The fields of `meta` that may be absent, and what each must be when it is there. */
+type OptionalField = "always" | "config" | "title" | "usage" | "pending" | "answered" | "turn" | "head";
+const OPTIONAL_FIELDS: { [K in OptionalField]: (value: unknown) => value is StoredMeta[K] } = {
+  always: isAlways,
+  config: isConfigValues,
+  title: isString,
+  usage: isUsage,
+  pending: isInterrupts,
+  answered: isObject,
+  turn: isTurn,
+  head: isString,
+};
+
+/** Copies `field` of `value` into `meta` when it is there; false when it is there but not what it must be. */
+function readField<K extends OptionalField>(meta: StoredMeta, value: Record<string, unknown>, field: K): boolean {
+  const fieldValue = value[field];
+  if (fieldValue === undefined) {
+    return true;
+  }
+  if (!OPTIONAL_FIELDS[field](fieldValue)) {
+    return false;
+  }
+  meta[field] = fieldValue;
+  return true;
 }
 
 /** The record `meta` and its conversation make. */
 export function recordOf(meta: StoredMeta, history: Message[]): AcpSessionRecord {
   const record: AcpSessionRecord = { info: meta.info, history, always: meta.always, updatedAt: meta.updatedAt };
-  if (meta.config) {
-    record.config = meta.config;
-  }
-  if (meta.title !== undefined) {
-    record.title = meta.title;
-  }
-  if (meta.usage) {
-    record.usage = meta.usage;
-  }
-  if (meta.pending?.length) {
-    record.pending = meta.pending;
-  }
-  if (meta.answered) {
-    record.answered = meta.answered;
-  }
-  if (meta.turn) {
-    record.turn = meta.turn;
-  }
+  copyParts(meta, record);
   return record;
+}
+
+/** The parts of a record that it and `meta` hold only when there is something in them. */
+type SessionParts = Pick<AcpSessionRecord, "config" | "title" | "usage" | "pending" | "answered" | "turn">;
+
+/** Copies each part of `from` that holds something to `to`: no empty list of questions or of answers. */
+function copyParts(from: SessionParts, to: SessionParts): void {
+  if (from.config) {
+    to.config = from.config;
+  }
+  if (from.title !== undefined) {
+    to.title = from.title;
+  }
+  if (from.usage) {
+    to.usage = from.usage;
+  }
+  if (from.pending?.length) {
+    to.pending = from.pending;
+  }
+  if (from.answered && Object.keys(from.answered).length > 0) {
+    to.answered = from.answered;
+  }
+  if (from.turn) {
+    to.turn = from.turn;
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-const isString = (value: unknown): value is string => typeof value === "string";
+function isString(value: unknown): value is string {
+  return typeof value === "string";
+}
 
 function isSessionInfo(value: unknown): value is AcpSessionInfo {
   return (

@@ -6,7 +6,7 @@
 
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
 
-import { hasMarker, WeftError } from "../../errors/weft-error.js";
+import { WeftError } from "../../errors/weft-error.js";
 import type { RunConfig } from "../../graph/run-outcome.js";
 import type { Message } from "../../types/messages.js";
 import type { AcpContentBlock } from "../mapping/content.js";
@@ -77,15 +77,9 @@ export interface AcpCommandContext {
  */
 export type AcpCommands = readonly AcpCommand[] | ((context: AcpCommandContext) => readonly AcpCommand[]);
 
-const commandFailedErrorMarker = Symbol.for("weft.error.CommandFailedError");
-
 /** A slash command that threw, or answered with something that is not a command result. */
 export class CommandFailedError extends WeftError {
-  readonly [commandFailedErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is CommandFailedError {
-    return hasMarker(error, commandFailedErrorMarker);
-  }
+  static override readonly errorName = "CommandFailedError";
 
   constructor(
     readonly command: string,
@@ -93,7 +87,6 @@ export class CommandFailedError extends WeftError {
     options: { cause?: unknown } = {},
   ) {
     super("command_failed", `The command /${command} failed: ${reason}`, options);
-    this.name = "CommandFailedError";
   }
 }
 

@@ -307,26 +307,10 @@ export class LineScanner {
         }
         return;
       case COLON:
-        if (topObjectMember) {
-          if (this.member === BEFORE_COLON) {
-            this.member = BEFORE_VALUE;
-          } else {
-            this.malformed = true;
-          }
-        } else if (this.depth === 0) {
-          this.malformed = true;
-        }
+        this.separator(topObjectMember, BEFORE_COLON, BEFORE_VALUE);
         return;
       case COMMA:
-        if (topObjectMember) {
-          if (this.member === AFTER_VALUE) {
-            this.member = BEFORE_KEY;
-          } else {
-            this.malformed = true;
-          }
-        } else if (this.depth === 0) {
-          this.malformed = true;
-        }
+        this.separator(topObjectMember, AFTER_VALUE, BEFORE_KEY);
         return;
       case 0x20:
       case 0x09:
@@ -344,6 +328,22 @@ export class LineScanner {
             this.malformed = true;
           }
         }
+    }
+  }
+
+  /**
+   * A colon or a comma. Among the top object's members it belongs only where the member is at
+   * `from`, and moves it to `to`; elsewhere there, or outside every value, the line is malformed.
+   */
+  private separator(topObjectMember: boolean, from: number, to: number): void {
+    if (topObjectMember) {
+      if (this.member === from) {
+        this.member = to;
+      } else {
+        this.malformed = true;
+      }
+    } else if (this.depth === 0) {
+      this.malformed = true;
     }
   }
 

@@ -11,6 +11,8 @@
 
 import { type AnyResponse, type JsonRpcId, RequestError } from "@agentclientprotocol/sdk";
 
+import { parseJson } from "../../store-core/parse-json.js";
+
 import type { AcceptedLine, LineLimits, RefusedLine } from "./line-limits.js";
 
 export interface RefusedLineOutcome {
@@ -64,14 +66,8 @@ export function unusableIdAnswer(line: AcceptedLine): AnyResponse | undefined {
   if (typeof id !== "number" || Number.isInteger(id) || !Number.isFinite(id)) {
     return undefined;
   }
-  let message: unknown;
-  try {
-    // As the SDK reads it: decoded (which drops a byte order mark) and trimmed.
-    message = JSON.parse(new TextDecoder().decode(line.bytes).trim());
-  } catch {
-    return undefined;
-  }
-  const record = message as Record<string, unknown> | null;
+  // As the SDK reads it: decoded (which drops a byte order mark) and trimmed.
+  const record = parseJson(new TextDecoder().decode(line.bytes).trim()) as Record<string, unknown> | null | undefined;
   if (typeof record !== "object" || record === null || Array.isArray(record) || record.jsonrpc !== "2.0" || typeof record.method !== "string" || record.id !== id) {
     return undefined;
   }
@@ -80,14 +76,7 @@ export function unusableIdAnswer(line: AcceptedLine): AnyResponse | undefined {
 
 /** The value of a member's raw JSON text, or undefined when it was not a short scalar. */
 function scalar(raw: string | null | undefined): unknown {
-  if (raw === null || raw === undefined) {
-    return undefined;
-  }
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return undefined;
-  }
+  return raw === null || raw === undefined ? undefined : parseJson(raw);
 }
 
 /** An id ACP allows: a string, an integer or null. */

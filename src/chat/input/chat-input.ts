@@ -1,25 +1,18 @@
 // What the person types into `weft chat`, never lost: lines entered while a turn streams (or before
 // the session is ready) are shown below the output as they are typed, queued and handed out as the
 // next prompts; a paste, or a run of lines that arrive together, is one prompt; a trailing
-// backslash or Alt+Enter starts another line. The history holds whole prompts, one entry each. A question asked by key takes only a key pressed on
-// purpose: none while a line is being typed, none in its first moment on screen.
+// backslash or Alt+Enter starts another line. A question asked by key takes only a key pressed on
+// purpose: none while a line is being typed, none in its first moment on screen. readline itself,
+// with its echo, edit line and history of whole prompts, is input/edit-line.ts; what is drawn below
+// the output while chat is busy, input/pending-lines.ts.
 
-import { createInterface, type Completer, type Interface, type Key } from "node:readline";
+import type { Interface, Key } from "node:readline";
 
-import { visibleWidth } from "../markdown.js";
+import { EditLine, type EditLineOptions } from "./edit-line.js";
 import type { PendingArea } from "./pending-area.js";
-import { SwitchableOutput } from "./switchable-output.js";
+import { continuationPrompt, pendingLines } from "./pending-lines.js";
 
-export interface ChatInputOptions {
-  input: NodeJS.ReadableStream & { isTTY?: boolean | undefined };
-  output: NodeJS.WritableStream & { isTTY?: boolean | undefined; columns?: number | undefined };
-  /** A terminal: raw keys, line editing, bracketed paste. */
-  terminal: boolean;
-  /** Earlier prompts, newest first. */
-  history?: string[] | undefined;
-  /** Called with the whole history (newest first) whenever it changes. */
-  onHistory?: ((history: string[]) => void) | undefined;
-  completer?: Completer | undefined;
+export interface ChatInputOptions extends EditLineOptions {
   /** On a terminal: where what is typed while chat is busy is shown, below the output. */
   area?: PendingArea | undefined;
   /** How text is dimmed (hints, the label of the line being typed). */
@@ -28,9 +21,6 @@ export interface ChatInputOptions {
   keyGuardMs?: number | undefined;
 }
 
-const continuationPrompt = "… ";
-/** The label of the line being typed while chat is busy: it is the next prompt. */
-const pendingPrompt = "next › ";
 const pasteOn = "\u001b[?2004h";
 const pasteOff = "\u001b[?2004l";
 
@@ -40,47 +30,26 @@ const pasteOff = "\u001b[?2004l";
  */
 export class ChatInput {
   readonly readline: Interface;
-  private readonly echo: SwitchableOutput;
+  private readonly edit: EditLine;
   private readonly queue: string[] = [];
   /** Lines of a prompt still being written (after a backslash, Alt+Enter, or inside a paste). */
   private draft: string[] = [];
   /** Lines that arrived in the same burst of input; sent together as one prompt. */
   private burst: string[] = [];
   private pasting = false;
-  private closed = false;
   private prompt = "";
   private waiting: ((text: string | undefined) => void) | undefined;
   private lineAnswer: ((text: string | undefined) => void) | undefined;
   private keyAnswer: ((key: Key) => void) | undefined;
+  private cancelAnswer: (() => void) | undefined;
   /** The question waiting for a key, drawn in the area, and whether it takes keys yet. */
   private question: { text: string; ready: boolean } | undefined;
   /** The edit line as it was before readline took the key being handled. */
   private before = { line: "", drafted: 0 };
-  /**
-   * The prompts sent, newest first, one entry per prompt however many lines it has. readline adds
-   * each line it reads to its own history; that is put back to this list after every line.
-   */
-  private history: string[];
 
   constructor(private readonly options: ChatInputOptions) {
-    this.history = [...(options.history ?? [])];
-    this.echo = new SwitchableOutput(options.output);
-    this.echo.muted = true;
-    this.readline = createInterface({
-      input: options.input,
-      output: this.echo,
-      terminal: options.terminal,
-      history: options.history ?? [],
-      historySize: 500,
-      removeHistoryDuplicates: true,
-      ...(options.completer ? { completer: options.completer } : {}),
-    });
-    this.readline.on("line", (line) => {
-      this.resetHistory();
-      // Node 24's readline hands back a recalled multi-line entry with its lines joined by "\r".
-      this.onLine(line.replace(/\r\n?/g, "\n"));
-    });
-    this.readline.on("close", () => this.onClose());
+    this.edit = new EditLine(options, { line: (line) => this.onLine(line), close: () => this.onClose() });
+    this.readline = this.edit.readline;
     if (options.terminal) {
       // readline's own listener edits the line first; this one sees the line as it was.
       options.input.prependListener("keypress", () => {
@@ -107,13 +76,13 @@ export class ChatInput {
       this.refresh();
       return Promise.resolve(queued);
     }
-    if (this.closed) {
+    if (this.edit.closed) {
       return Promise.resolve(undefined);
     }
     return new Promise((resolve) => {
       this.prompt = prompt;
       this.waiting = (text) => {
-        this.echo.muted = true;
+        this.edit.muted = true;
         // readline ended the line with Enter: the cursor is at the start of the next.
         this.options.area?.atLineStart();
         resolve(text);
@@ -132,22 +101,22 @@ export class ChatInput {
 
   /** One typed line as the answer to a question (a form field, a permission without a terminal). */
   ask(question: string): Promise<string | undefined> {
-    if (this.closed) {
+    if (this.edit.closed) {
       return Promise.resolve(undefined);
     }
-    const kept = this.takeLine();
+    const kept = this.edit.take();
     return new Promise((resolve) => {
       this.lineAnswer = (text) => {
         this.lineAnswer = undefined;
-        this.echo.muted = true;
+        this.edit.muted = true;
         this.options.area?.atLineStart();
         this.readline.setPrompt(this.draft.length > 0 ? continuationPrompt : this.prompt);
-        this.restoreLine(kept);
+        this.edit.restore(kept);
         this.refresh();
         resolve(text);
       };
       this.options.area?.show([]);
-      this.unmute();
+      this.edit.unmute();
       this.readline.setPrompt(question);
       this.readline.prompt();
     });
@@ -161,7 +130,7 @@ export class ChatInput {
    * typed too. Undefined when withdrawn by `cancel()` or when the input ends.
    */
   askKey(question: string, keys: readonly string[]): Promise<string | undefined> {
-    if (this.closed) {
+    if (this.edit.closed) {
       return Promise.resolve(undefined);
     }
     const asked = { text: question, ready: false };
@@ -188,7 +157,7 @@ export class ChatInput {
         const typing = this.before.line !== "" || this.before.drafted > 0;
         if (asked.ready && !typing && !key.ctrl && !key.meta && name !== undefined && keys.includes(name)) {
           // readline has put the key on the edit line too: it was an answer, not typing.
-          this.clearLine();
+          this.edit.clear();
           finish(name);
         }
       };
@@ -209,8 +178,6 @@ export class ChatInput {
     }
     this.readline.close();
   }
-
-  private cancelAnswer: (() => void) | undefined;
 
   private onLine(line: string): void {
     if (this.lineAnswer) {
@@ -245,13 +212,8 @@ export class ChatInput {
       // Alt+Enter: readline ignores it; it ends this line of the prompt without sending.
       this.draft.push(this.readline.line);
       // The line stays on screen as typed; only readline's buffer is emptied.
-      const muted = this.echo.muted;
-      this.echo.muted = true;
-      this.clearLine();
-      this.echo.muted = muted;
-      if (!this.echo.muted) {
-        this.echo.write("\n");
-      }
+      this.edit.clearUnseen();
+      this.edit.echoNewLine();
       this.continueDraft();
     }
     // Typed while chat is busy: shown below the output (after the line event a key may have sent).
@@ -261,7 +223,7 @@ export class ChatInput {
   /** Draws what is pending while chat is busy: the question waiting for a key and the line being typed. */
   private refresh(): void {
     const area = this.options.area;
-    if (!area || this.closed) {
+    if (!area || this.edit.closed) {
       return;
     }
     if (this.waiting || this.lineAnswer) {
@@ -269,28 +231,7 @@ export class ChatInput {
       return;
     }
     const dim = this.options.dim ?? ((text: string) => text);
-    const lines: string[] = [];
-    const typed = this.readline.line;
-    const typing = typed !== "" || this.draft.length > 0;
-    for (const text of this.queue) {
-      const [first, ...more] = text.split("\n");
-      lines.push(dim(`⧗ queued: ${first ?? ""}${more.length > 0 ? ` (+${more.length} more line${more.length > 1 ? "s" : ""})` : ""}`));
-    }
-    if (this.question) {
-      lines.push(`${this.question.text}${this.question.ready && !typing ? " › " : ""}`);
-      if (typing) {
-        lines.push(dim("    (to answer: Enter queues the line you are typing, Ctrl-U clears it)"));
-      }
-    }
-    let cursor: { line: number; column: number } | undefined;
-    if (typing) {
-      this.draft.forEach((line, index) => lines.push(`${dim(index === 0 ? pendingPrompt : continuationPrompt)}${line}`));
-      const label = this.draft.length === 0 ? pendingPrompt : continuationPrompt;
-      // A recalled prompt of several lines is one line here, its breaks shown as ↵.
-      const shown = (text: string) => text.replaceAll("\n", "↵");
-      lines.push(`${dim(label)}${shown(typed)}`);
-      cursor = { line: lines.length - 1, column: visibleWidth(label) + visibleWidth(shown(typed.slice(0, this.readline.cursor))) };
-    }
+    const { lines, cursor } = pendingLines({ queue: this.queue, question: this.question, draft: this.draft, typed: this.readline.line, cursor: this.readline.cursor, dim });
     area.show(lines, cursor);
   }
 
@@ -303,7 +244,6 @@ export class ChatInput {
   }
 
   private onClose(): void {
-    this.closed = true;
     this.flushBurst();
     if (this.draft.length > 0) {
       this.submit(this.draft.join("\n"));
@@ -328,7 +268,7 @@ export class ChatInput {
   }
 
   private submit(text: string): void {
-    this.remember(text);
+    this.edit.remember(text);
     const waiting = this.waiting;
     if (waiting) {
       this.waiting = undefined;
@@ -359,7 +299,7 @@ export class ChatInput {
     } else {
       const last = lines.pop() ?? "";
       this.draft.push(...lines);
-      this.restoreLine(last);
+      this.edit.restore(last);
     }
     this.readline.setPrompt(this.draft.length > 0 ? continuationPrompt : this.prompt);
     this.refresh();
@@ -367,68 +307,14 @@ export class ChatInput {
 
   private continueDraft(): void {
     this.readline.setPrompt(continuationPrompt);
-    if (!this.echo.muted) {
+    if (!this.edit.muted) {
       this.readline.prompt(true);
     }
   }
 
   private showPrompt(): void {
     this.readline.setPrompt(this.draft.length > 0 ? continuationPrompt : this.prompt);
-    this.unmute();
+    this.edit.unmute();
     this.readline.prompt(true);
-  }
-
-  /** Adds a sent prompt to the history, whole (an earlier copy of it moves up), and saves it. */
-  private remember(text: string): void {
-    if (text.trim() === "") {
-      return;
-    }
-    this.history = [text, ...this.history.filter((entry) => entry !== text)].slice(0, 500);
-    this.resetHistory();
-    this.options.onHistory?.(this.history);
-  }
-
-  /**
-   * Puts readline's history (an undocumented field it edits in place) back to the prompts sent:
-   * the lines of a prompt still being written, and answers to questions, are not entries of it.
-   */
-  private resetHistory(): void {
-    const history = (this.readline as unknown as { history?: unknown }).history;
-    if (Array.isArray(history)) {
-      history.splice(0, history.length, ...this.history);
-    }
-  }
-
-  /**
-   * Shows readline's echo again. What it drew while muted never reached the screen, and the cursor
-   * is at the start of a fresh line, so its count of rows drawn above the cursor (an undocumented
-   * field, used to redraw a wrapped line) starts again at zero rather than climbing into the answer.
-   */
-  private unmute(): void {
-    const layout = this.readline as unknown as { prevRows?: unknown };
-    if (this.echo.muted && typeof layout.prevRows === "number") {
-      layout.prevRows = 0;
-    }
-    this.echo.muted = false;
-  }
-
-  /** Takes what is typed on the edit line so far, leaving it empty. */
-  private takeLine(): string {
-    const line = this.options.terminal ? this.readline.line : "";
-    this.clearLine();
-    return line;
-  }
-
-  private restoreLine(text: string): void {
-    if (text !== "" && !this.closed) {
-      this.readline.write(text);
-    }
-  }
-
-  private clearLine(): void {
-    if (this.options.terminal && !this.closed) {
-      this.readline.write(null, { ctrl: true, name: "e" });
-      this.readline.write(null, { ctrl: true, name: "u" });
-    }
   }
 }

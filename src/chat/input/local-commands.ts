@@ -25,6 +25,17 @@ export interface LocalCommandContext {
 
 export const localCommandNames = ["help", "quit", "sessions", "mode", "model"] as const;
 
+/** Tab completion of a command's name: chat's own and the agent's (its last `available_commands_update`). */
+export function commandCompleter(agentCommands: () => readonly acp.AvailableCommand[]): (line: string) => [string[], string] {
+  return (line) => {
+    if (!line.startsWith("/") || line.includes(" ")) {
+      return [[], line];
+    }
+    const names = [...localCommandNames, ...agentCommands().map((entry) => entry.name)].map((name) => `/${name}`);
+    return [[...new Set(names)].filter((name) => name.startsWith(line)).map((name) => `${name} `), line];
+  };
+}
+
 /** What /help says of chat's own commands. */
 const chatCommands: ReadonlyArray<readonly [string, string]> = [
   ["/help", "this list"],

@@ -9,20 +9,12 @@ import pg from "pg";
 import { inSeconds } from "../../errors/in-seconds.js";
 import { StoreUnavailableError } from "../../errors/store-errors.js";
 import type { JsonValue } from "../../types/json.js";
-import type {
-  CompareAndPutOptions,
-  ListNamespacesOptions,
-  Namespace,
-  PutOptions,
-  SearchOptions,
-  Store,
-  StoreItem,
-} from "../../types/store.js";
+import type { CompareAndPutOptions, ListNamespacesOptions, Namespace, PutOptions, SearchOptions, Store, StoreItem } from "../../types/store.js";
 import { jsonBytes } from "../../store-core/json-bytes.js";
 import { selectNamespaces } from "../../store-core/list-namespaces.js";
-import { takePageAsync } from "../../store-core/page.js";
+import { pageOf, takePageAsync } from "../../store-core/page.js";
 import { type ItemRow, rowToItem as toItem } from "../sql-rows.js";
-import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../../store-core/namespace.js";
+import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixRange } from "../../store-core/namespace.js";
 import { checkTimeout, takeTimeoutParameters } from "../timeout-parameters.js";
 
 export interface PostgresStoreOptions {
@@ -187,9 +179,8 @@ export class PostgresStore implements Store {
 
   async search(prefix: Namespace, options: SearchOptions = {}): Promise<StoreItem[]> {
     checkNamespace(prefix, { allowEmpty: true });
-    const { filter, limit = 10, offset = 0 } = options;
-    const lower = encodeNamespace(prefix);
-    const upper = prefixUpperBound(lower);
+    const { lower, upper } = prefixRange(prefix);
+    const { filter, limit, offset } = pageOf(options);
     const range = upper === undefined ? "" : "AND ns >= $2 AND ns < $3";
     const live = `SELECT * FROM ${this.items} WHERE (expires_at IS NULL OR expires_at > $1) ${range}`;
     const bounds: unknown[] = upper === undefined ? [Date.now()] : [Date.now(), lower, upper];

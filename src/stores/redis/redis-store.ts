@@ -14,19 +14,11 @@ import { Redis } from "ioredis";
 import { inSeconds } from "../../errors/in-seconds.js";
 import { StoreUnavailableError } from "../../errors/store-errors.js";
 import type { JsonValue } from "../../types/json.js";
-import type {
-  CompareAndPutOptions,
-  ListNamespacesOptions,
-  Namespace,
-  PutOptions,
-  SearchOptions,
-  Store,
-  StoreItem,
-} from "../../types/store.js";
+import type { CompareAndPutOptions, ListNamespacesOptions, Namespace, PutOptions, SearchOptions, Store, StoreItem } from "../../types/store.js";
 import { jsonBytes } from "../../store-core/json-bytes.js";
 import { selectNamespaces } from "../../store-core/list-namespaces.js";
-import { takePageAsync } from "../../store-core/page.js";
-import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../../store-core/namespace.js";
+import { pageOf, takePageAsync } from "../../store-core/page.js";
+import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixRange } from "../../store-core/namespace.js";
 import { checkTimeout, takeTimeoutParameters } from "../timeout-parameters.js";
 
 export interface RedisStoreOptions {
@@ -159,7 +151,8 @@ export class RedisStore implements Store {
     const namespaces = await this.namespacesUnder(prefix);
     const itemsOf = this.itemsOf.bind(this);
     // Without a filter the page is the first offset + limit items: read no more than that.
-    const chunk = options.filter ? CHUNK : Math.min(CHUNK, Math.max(1, (options.offset ?? 0) + (options.limit ?? 10)));
+    const page = pageOf(options);
+    const chunk = page.filter ? CHUNK : Math.min(CHUNK, Math.max(1, page.offset + page.limit));
     const items = async function* () {
       for (const encoded of namespaces) {
         yield* itemsOf(encoded, decodeNamespace(encoded), chunk);
@@ -202,8 +195,7 @@ export class RedisStore implements Store {
   }
 
   private async namespacesUnder(prefix: Namespace): Promise<string[]> {
-    const lower = encodeNamespace(prefix);
-    const upper = prefixUpperBound(lower);
+    const { lower, upper } = prefixRange(prefix);
     return this.call((redis) => (upper === undefined ? redis.zrange(this.namespacesKey(), "0", "-1") : redis.zrangebylex(this.namespacesKey(), `[${lower}`, `(${upper}`)));
   }
 

@@ -5,7 +5,8 @@ import { createRequire } from "node:module";
 
 import type BetterSqlite3 from "better-sqlite3";
 
-import type { SqliteConnection, SqliteOpener, SqliteStatement } from "./sqlite-connection.js";
+import { adaptStatement } from "./driver-statement.js";
+import type { SqliteConnection, SqliteOpener } from "./sqlite-connection.js";
 
 const requireModule = createRequire(import.meta.url);
 
@@ -42,24 +43,10 @@ function connect(database: BetterSqlite3.Database): SqliteConnection {
   return {
     driver: "better-sqlite3",
     exec: (sql) => void database.exec(sql),
-    prepare: (sql) => wrap(database.prepare(sql)),
-    close: () => void database.close(),
-  };
-}
-
-function wrap(statement: BetterSqlite3.Statement): SqliteStatement {
-  return {
-    get: (parameters) => (parameters ? statement.get(parameters) : statement.get()),
-    all: (parameters) => (parameters ? statement.all(parameters) : statement.all()),
-    rows: (parameters) => {
-      statement.raw(true);
-      try {
-        return (parameters ? statement.all(parameters) : statement.all()) as unknown[][];
-      } finally {
-        statement.raw(false);
-      }
+    prepare: (sql) => {
+      const statement = database.prepare(sql);
+      return adaptStatement(statement, (enabled) => void statement.raw(enabled));
     },
-    run: (parameters) => void (parameters ? statement.run(parameters) : statement.run()),
-    iterate: (parameters) => (parameters ? statement.iterate(parameters) : statement.iterate()),
+    close: () => void database.close(),
   };
 }

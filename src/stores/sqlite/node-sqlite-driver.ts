@@ -3,15 +3,12 @@
 
 import { createRequire } from "node:module";
 
-import type { SqliteConnection, SqliteOpener, SqliteParameters, SqliteStatement } from "./sqlite-connection.js";
+import { adaptStatement, type DriverStatement } from "./driver-statement.js";
+import type { SqliteConnection, SqliteOpener } from "./sqlite-connection.js";
 
-interface StatementSync {
-  get(parameters?: SqliteParameters): unknown;
-  all(parameters?: SqliteParameters): unknown[];
+interface StatementSync extends DriverStatement {
   /** Node 22.16 and later: rows as arrays instead of objects. */
   setReturnArrays?(enabled: boolean): void;
-  run(parameters?: SqliteParameters): unknown;
-  iterate(parameters?: SqliteParameters): IterableIterator<unknown>;
 }
 
 interface DatabaseSync {
@@ -54,28 +51,10 @@ function connect(database: DatabaseSync): SqliteConnection {
   return {
     driver: "node:sqlite",
     exec: (sql) => database.exec(sql),
-    prepare: (sql) => wrap(database.prepare(sql)),
-    close: () => database.close(),
-  };
-}
-
-function wrap(statement: StatementSync): SqliteStatement {
-  return {
-    get: (parameters) => (parameters ? statement.get(parameters) : statement.get()),
-    all: (parameters) => (parameters ? statement.all(parameters) : statement.all()),
-    rows: (parameters) => {
-      if (!statement.setReturnArrays) {
-        // Before Node 22.16: objects, whose values keep the order of the columns.
-        return (parameters ? statement.all(parameters) : statement.all()).map((row) => Object.values(row as Record<string, unknown>));
-      }
-      statement.setReturnArrays(true);
-      try {
-        return (parameters ? statement.all(parameters) : statement.all()) as unknown[][];
-      } finally {
-        statement.setReturnArrays(false);
-      }
+    prepare: (sql) => {
+      const statement = database.prepare(sql);
+      return adaptStatement(statement, statement.setReturnArrays?.bind(statement));
     },
-    run: (parameters) => void (parameters ? statement.run(parameters) : statement.run()),
-    iterate: (parameters) => (parameters ? statement.iterate(parameters) : statement.iterate()),
+    close: () => database.close(),
   };
 }

@@ -9,20 +9,12 @@ import { dirname } from "node:path";
 
 import { StoreUnavailableError } from "../../errors/store-errors.js";
 import type { JsonValue } from "../../types/json.js";
-import type {
-  CompareAndPutOptions,
-  ListNamespacesOptions,
-  Namespace,
-  PutOptions,
-  SearchOptions,
-  Store,
-  StoreItem,
-} from "../../types/store.js";
+import type { CompareAndPutOptions, ListNamespacesOptions, Namespace, PutOptions, SearchOptions, Store, StoreItem } from "../../types/store.js";
 import { jsonBytes } from "../../store-core/json-bytes.js";
 import { selectNamespaces } from "../../store-core/list-namespaces.js";
-import { takePage } from "../../store-core/page.js";
+import { pageOf, takePage } from "../../store-core/page.js";
 import { ITEM_COLUMNS, type ItemRow, type ItemTuple, rowToItem as toItem, tupleToItem } from "../sql-rows.js";
-import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixUpperBound } from "../../store-core/namespace.js";
+import { checkKey, checkNamespace, decodeNamespace, encodeNamespace, prefixRange } from "../../store-core/namespace.js";
 import type { SqliteConnection, SqliteDriverName, SqliteParameters, SqliteStatement } from "./sqlite-connection.js";
 import { sqliteOpener } from "./sqlite-driver.js";
 import { sqliteFailure } from "./sqlite-failure.js";
@@ -178,9 +170,8 @@ export class SqliteStore implements Store {
 
   async search(prefix: Namespace, options: SearchOptions = {}): Promise<StoreItem[]> {
     checkNamespace(prefix, { allowEmpty: true });
-    const { filter, limit = 10, offset = 0 } = options;
-    const lower = encodeNamespace(prefix);
-    const upper = prefixUpperBound(lower);
+    const { lower, upper } = prefixRange(prefix);
+    const { filter, limit, offset } = pageOf(options);
     // node:sqlite refuses parameters the statement does not name, so pass only the ones used.
     const range = upper === undefined ? "" : "AND ns >= @lower AND ns < @upper";
     const bounds: SqliteParameters = upper === undefined ? {} : { lower, upper };

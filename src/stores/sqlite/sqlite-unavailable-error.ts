@@ -1,7 +1,7 @@
 // The error for a machine where no SQLite driver loads: Node without node:sqlite (before 22.13)
 // and better-sqlite3 missing or never built. It says what failed and what to do, in plain words.
 
-import { hasMarker, WeftError } from "../../errors/weft-error.js";
+import { WeftError } from "../../errors/weft-error.js";
 import type { SqliteDriverName } from "./sqlite-connection.js";
 import { errorMessage } from "../../errors/error-message.js";
 
@@ -14,15 +14,9 @@ export interface SqliteDriverFailure {
   error: unknown;
 }
 
-const sqliteUnavailableErrorMarker = Symbol.for("weft.error.SqliteUnavailableError");
-
 /** No SQLite driver could load here, so no SQLite store can open. */
 export class SqliteUnavailableError extends WeftError {
-  readonly [sqliteUnavailableErrorMarker] = true;
-
-  static override isInstance(error: unknown): error is SqliteUnavailableError {
-    return hasMarker(error, sqliteUnavailableErrorMarker);
-  }
+  static override readonly errorName = "SqliteUnavailableError";
 
   constructor(
     readonly failures: readonly SqliteDriverFailure[],
@@ -35,7 +29,6 @@ export class SqliteUnavailableError extends WeftError {
     const fixes = failures.map((failure) => fixFor(failure.driver)).join(", or ");
     const message = `No SQLite driver could load. ${reasons} To use SQLite, ${fixes}.${options.advice ? ` ${options.advice}` : ""}`;
     super("sqlite_unavailable", message, { cause: failures.length === 1 ? failures[0]?.error : new AggregateError(failures.map((failure) => failure.error)) });
-    this.name = "SqliteUnavailableError";
   }
 }
 

@@ -3,9 +3,9 @@
 // prompts it sends and registers a plan under it; a model request is answered by the plan whose
 // token is in its last user message, whichever API the agent called.
 
+import { contentText } from "../../store-core/content-text.js";
 import { FakeMessagesServer } from "../fake-messages-server.js";
 import type { FakeModelRequest } from "../fake-model-request.js";
-import { textOf } from "../fake-model-request.js";
 import { type ChatRequest, FakeModelServer } from "../fake-model-server.js";
 import type { FakeReply } from "../fake-reply.js";
 import { FakeResponsesServer } from "../fake-responses-server.js";
@@ -128,7 +128,7 @@ function chatCall(request: ChatRequest): ModelCall {
   const messages = request.messages;
   const last = messages.map((message) => message.role).lastIndexOf("user");
   return {
-    prompt: last < 0 ? "" : textOf(messages[last]?.content),
+    prompt: last < 0 ? "" : contentText(messages[last]?.content),
     toolResults: messages.slice(last + 1).filter((message) => message.role === "tool").length,
     tools: (request.tools ?? []).map((tool) => tool.function),
     raw: JSON.stringify(request),

@@ -142,18 +142,27 @@ function permissionLine(run: AgentRun): WireLine | undefined {
   return run.lines.findLast((line) => line.from === "agent" && line.message?.method === "session/request_permission");
 }
 
+/**
+ * A permission turn the editor answers by choosing to allow (or reject) the call, once or else
+ * always; fails when the request offers neither.
+ */
+async function permissionTurnChoosing(context: ScenarioContext, choice: "allow" | "reject"): Promise<Awaited<ReturnType<typeof permissionTurn>>> {
+  let missing = false;
+  const turn = await permissionTurn(context, async (request) => {
+    const optionId = optionOf(request, `${choice}_once`) ?? optionOf(request, `${choice}_always`);
+    missing = optionId === undefined;
+    return optionId === undefined ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId } };
+  });
+  if (missing) {
+    fail(`the permission request offers no ${choice} option (kind ${choice}_once or ${choice}_always)`, permissionLine(turn.run));
+  }
+  return turn;
+}
+
 const permissionAllow: Scenario = {
   id: "permission-allow",
   async run(context) {
-    let missing = false;
-    const turn = await permissionTurn(context, async (request) => {
-      const optionId = optionOf(request, "allow_once") ?? optionOf(request, "allow_always");
-      missing = optionId === undefined;
-      return optionId === undefined ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId } };
-    });
-    if (missing) {
-      fail("the permission request offers no allow option (kind allow_once or allow_always)", permissionLine(turn.run));
-    }
+    const turn = await permissionTurnChoosing(context, "allow");
     if (!written(context)) {
       fail(`the editor allowed the write, but ${WRITE_FILE} was not written`, turn.toolCall?.line ?? permissionLine(turn.run));
     }
@@ -176,15 +185,7 @@ function notRun(context: ScenarioContext, turn: Awaited<ReturnType<typeof permis
 const permissionReject: Scenario = {
   id: "permission-reject",
   async run(context) {
-    let missing = false;
-    const turn = await permissionTurn(context, async (request) => {
-      const optionId = optionOf(request, "reject_once") ?? optionOf(request, "reject_always");
-      missing = optionId === undefined;
-      return optionId === undefined ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId } };
-    });
-    if (missing) {
-      fail("the permission request offers no reject option (kind reject_once or reject_always)", permissionLine(turn.run));
-    }
+    const turn = await permissionTurnChoosing(context, "reject");
     notRun(context, turn, "the editor rejected the write");
   },
 };

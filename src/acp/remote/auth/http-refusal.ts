@@ -2,12 +2,10 @@
 // when it does not know who is calling, 403 when it knows and says no. An authenticate hook throws
 // one to choose the status and the challenge; the server turns it into the response.
 
-import { hasMarker, WeftError } from "../../../errors/weft-error.js";
+import { WeftError } from "../../../errors/weft-error.js";
 
 /** The realm weft names in its challenges. */
 const realm = "weft";
-
-const httpRefusalMarker = Symbol.for("weft.error.HttpRefusal");
 
 /**
  * A request refused before it reaches the protocol. `status` 401 says the caller is not known (no
@@ -19,11 +17,7 @@ const httpRefusalMarker = Symbol.for("weft.error.HttpRefusal");
  * with what they sent, and never repeats a credential.
  */
 export class HttpRefusal extends WeftError {
-  readonly [httpRefusalMarker] = true;
-
-  static override isInstance(error: unknown): error is HttpRefusal {
-    return hasMarker(error, httpRefusalMarker);
-  }
+  static override readonly errorName = "HttpRefusal";
 
   /** The `WWW-Authenticate` value of a 401, such as `Bearer realm="weft"`; undefined for a 403. */
   readonly wwwAuthenticate: string | undefined;
@@ -34,7 +28,6 @@ export class HttpRefusal extends WeftError {
     options: { wwwAuthenticate?: string | undefined; cause?: unknown } = {},
   ) {
     super(status === 401 ? "unauthenticated" : "forbidden", message, { cause: options.cause });
-    this.name = "HttpRefusal";
     this.wwwAuthenticate = status === 401 ? (options.wwwAuthenticate ?? `Bearer realm="${realm}"`) : undefined;
   }
 
