@@ -8,6 +8,7 @@ import type { SessionUpdate } from "@agentclientprotocol/sdk";
 
 import type { NodeEvent } from "../../graph/events.js";
 import type { AcpClientCapabilities, AcpNotice } from "../editor-bridge.js";
+import { textChunk } from "./text-chunk.js";
 
 /** Which of these the editor shows, from what it advertised in `initialize`. */
 export interface ShownBeside {
@@ -49,7 +50,7 @@ export function besideUpdates(event: BesideEvent, shown: ShownBeside): SessionUp
         return [noticeUpdate(event)];
       }
       const words = noticeInWords(event);
-      return words ? [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: words } }] : [];
+      return words ? [textChunk(words)] : [];
     }
     case "compaction": {
       if (!shown.compaction) {

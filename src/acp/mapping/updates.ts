@@ -8,6 +8,7 @@ import type { RunEvent } from "../../graph/events.js";
 import type { Message, ToolCallPart, ToolResultPart } from "../../types/messages.js";
 import { partToBlock } from "./content.js";
 import { besideUpdates, type ShownBeside } from "./notices.js";
+import { textChunk, thoughtChunk } from "./text-chunk.js";
 import { type AcpToolKind, toolContent, type ToolCallIds, toolLocations, toolTitle, wireLocations } from "./tool-calls.js";
 
 /** What the agent tells the editor during a turn: ACP's `session/update`, as the SDK defines it. */
@@ -49,9 +50,9 @@ export function toolCallUpdate(context: UpdateContext, id: string, toolName: str
 export function eventUpdates(event: RunEvent, context: UpdateContext): AcpSessionUpdate[] {
   switch (event.type) {
     case "text-delta":
-      return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.delta }, messageId: event.messageId }];
+      return [textChunk(event.delta, event.messageId)];
     case "reasoning-delta":
-      return [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.delta }, messageId: event.messageId }];
+      return [thoughtChunk(event.delta, event.messageId)];
     case "tool-call-end": {
       const id = context.ids.allocate(event.toolCallId);
       return [toolCallUpdate(context, id, event.toolName, event.input, "pending")];
@@ -173,9 +174,9 @@ export function* eachReplayUpdate(history: readonly Message[], context: UpdateCo
       case "assistant":
         for (const part of message.parts) {
           if (part.type === "text") {
-            yield { sessionUpdate: "agent_message_chunk", content: { type: "text", text: part.text }, messageId: message.id };
+            yield textChunk(part.text, message.id);
           } else if (part.type === "reasoning") {
-            yield { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: part.text }, messageId: message.id };
+            yield thoughtChunk(part.text, message.id);
           } else {
             const result = results.get(part);
             yield replayedCall(context, part, result, index >= runningFrom);

@@ -15,6 +15,7 @@ import { createMessageId } from "../../graph/messages.js";
 import type { AcpContentBlock } from "../mapping/content.js";
 import type { AcpNotice } from "../editor-bridge.js";
 import { noticeUpdate } from "../mapping/notices.js";
+import { textChunk } from "../mapping/text-chunk.js";
 import { type ConnectionLink, SessionClients } from "../session/session-clients.js";
 import type { SessionCommands } from "../surface/session-commands.js";
 import type { SessionConfig } from "../surface/session-config.js";
@@ -258,7 +259,7 @@ export class LiveSession {
 
   /** A command's reply: the turn's answer, as the agent's message; resolves when it is written. */
   private async reply(text: string): Promise<void> {
-    void this.parts.updates.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text }, messageId: createMessageId("command") });
+    void this.parts.updates.send(textChunk(text, createMessageId("command")));
     await this.parts.updates.flush();
   }
 
@@ -276,7 +277,7 @@ export class LiveSession {
   }
 
   async say(text: string): Promise<void> {
-    void this.parts.updates.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+    void this.parts.updates.send(textChunk(text));
     await this.parts.updates.flush();
   }
 }

@@ -9,6 +9,7 @@ import type { ProtocolResult, ProtocolRun } from "../../graph/protocol-graph.js"
 import { turnMessagesOf } from "./transcript.js";
 import { Turn, type TurnParts } from "./turn.js";
 import { recoveredUpdates } from "../mapping/updates.js";
+import { textChunk } from "../mapping/text-chunk.js";
 import { errorMessage } from "../../errors/error-message.js";
 
 /**
@@ -62,7 +63,7 @@ async function couldNotFinish(parts: TurnParts, error: unknown, unfinished: read
       content: [{ type: "content", content: { type: "text", text: "This tool call did not finish." } }],
     });
   }
-  void parts.updates.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `The turn that was in progress could not be finished: ${message}` } });
+  void parts.updates.send(textChunk(`The turn that was in progress could not be finished: ${message}`));
   await parts.updates.flush();
 }
 

@@ -38,6 +38,7 @@ import type { Transcript } from "./transcript.js";
 import { type AcpStopReason, ended, failed, stopReasonOf, type TurnEnd } from "./turn-end.js";
 import type { UpdateSink } from "../session/update-sink.js";
 import { eventUpdates, toolCallUpdate, type UpdateContext } from "../mapping/updates.js";
+import { textChunk } from "../mapping/text-chunk.js";
 
 /** The integrator's choices that shape a turn (see AcpOptions). */
 export interface TurnSettings {
@@ -147,7 +148,7 @@ export async function startTurn(parts: TurnParts, blocks: AcpContentBlock[], sig
   }
   parts.title.prompted();
   for (const notice of await parts.notices()) {
-    void parts.updates.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${notice}\n\n` } });
+    void parts.updates.send(textChunk(`${notice}\n\n`));
   }
   const running = new Turn(parts, turn, history.length, signal, options);
   const first =
@@ -407,7 +408,7 @@ export class Turn {
   private async ask(questions: ProtocolInterrupt[]): Promise<void> {
     const text = questions.map(questionText).join("\n\n");
     const message: AssistantMessage = { id: createMessageId("question"), role: "assistant", parts: [{ type: "text", text }], createdAt: new Date().toISOString() };
-    await this.parts.updates.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text }, messageId: message.id });
+    await this.parts.updates.send(textChunk(text, message.id));
     this.parts.transcript.observe({ type: "message", message });
   }
 
@@ -487,7 +488,7 @@ export class Turn {
     }
     if (outcome.status === "failed") {
       if (failureMessage) {
-        void updates.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n${outcome.error.message}` }, messageId: failureMessage.id });
+        void updates.send(textChunk(`\n\n${outcome.error.message}`, failureMessage.id));
         await updates.flush();
         return ended("end_turn");
       }
