@@ -26,13 +26,13 @@ export type Mode = { kind: "run"; input: unknown } | { kind: "resume"; answers: 
 export interface StreamPlan {
   input: unknown;
   rejected: Set<string>;
-  write?: { messages: BaseMessage[]; asNode: string | undefined };
+  write?: { messages: BaseMessage[]; asNode: string | undefined } | undefined;
 }
 
 /** A run that ends without streaming: its outcome, and what to tell the person first. */
 export interface SettledPlan {
   outcome: RunOutcome;
-  events?: RunEvent[];
+  events?: RunEvent[] | undefined;
 }
 
 /** What a run plans from: the thread before it, and what it waits on. */
