@@ -100,9 +100,12 @@ weft chat options:
 
 weft check options:
   --env NAME=value           Set a variable in the agent's environment (may be repeated). The
-                             check already sets WEFT_MODEL, WEFT_BASE_URL, OPENAI_BASE_URL and
-                             ANTHROPIC_BASE_URL (and their API keys) to its fake model servers,
-                             and a private HOME, XDG_STATE_HOME and XDG_CONFIG_HOME.
+                             check serves every model API at one fake origin and already sets
+                             WEFT_MODEL, WEFT_BASE_URL and OPENAI_BASE_URL (<origin>/v1),
+                             ANTHROPIC_BASE_URL (the origin) and their API keys, and a private
+                             HOME, XDG_STATE_HOME and XDG_CONFIG_HOME. In a value, {model} is
+                             the origin, {model_v1} <origin>/v1, {home} the private directory
+                             and {project} the scenario's project.
   --scenario <id>            Run only this scenario (may be repeated). The scenarios:
                              initialize, bad-input, streaming, answer-order, history,
                              tool-calls, permission-allow, permission-reject,

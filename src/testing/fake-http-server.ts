@@ -109,8 +109,12 @@ export abstract class FakeHttpServer<Request> {
     return undefined;
   }
 
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const route = this.options.routes?.[`${request.method ?? ""} ${(request.url ?? "").split("?")[0] ?? ""}`];
+  /**
+   * Answers one request as this fake's own server would: for an origin that serves several APIs on
+   * one port and hands each request to the fake of its path.
+   */
+  async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const route = this.options.routes?.[`${request.method ?? ""} ${pathOf(request.url)}`];
     if (route !== undefined) {
       let text = "";
       for await (const chunk of request) {
@@ -131,7 +135,7 @@ export abstract class FakeHttpServer<Request> {
         return;
       }
     }
-    if (request.method !== "POST" || !request.url?.endsWith(this.path)) {
+    if (request.method !== "POST" || !pathOf(request.url).endsWith(this.path)) {
       this.answerError(response, 404, `No route ${request.method} ${request.url}`);
       return;
     }
@@ -233,6 +237,11 @@ export abstract class FakeHttpServer<Request> {
     }
     response.end(this.streamEnd);
   }
+}
+
+/** A request's path without its query: clients such as Anthropic's SDK add `?beta=true`. */
+export function pathOf(url: string | undefined): string {
+  return (url ?? "").split("?")[0] ?? "";
 }
 
 /** A server-sent event with only a data line, as chat completions sends them. */

@@ -3,7 +3,7 @@
 // reasoning, tool calls), and can fail, break off mid-stream or stall, to test what an agent does
 // when its model misbehaves. Given model ids, it lists them at `GET /v1/models` as OpenAI does.
 
-import { dataFrame, FakeHttpServer, type FakeStreamEvent, type FakeModelOptions } from "./fake-http-server.js";
+import { dataFrame, FakeHttpServer, type FakeStreamEvent, type FakeModelOptions, pathOf } from "./fake-http-server.js";
 import { argumentsText, type FakeReply, type FakeScriptFor, finishOf, pieces, usageOf } from "./fake-reply.js";
 
 export type { FakeReply } from "./fake-reply.js";
@@ -47,7 +47,7 @@ export class FakeModelServer extends FakeHttpServer<ChatRequest> {
 
   protected override answerGet(url: string): unknown {
     const models = this.serverOptions.models;
-    if (!models || url.split("?")[0] !== "/v1/models") {
+    if (!models || !pathOf(url).endsWith("/models")) {
       return undefined;
     }
     this.modelListRequests++;

@@ -25,8 +25,11 @@ export interface CheckAcpAgentOptions {
   command: string;
   args?: readonly string[] | undefined;
   /**
-   * Added to the agent's environment after what the check sets (the fake model servers' URLs and
-   * keys, and a private HOME, XDG_STATE_HOME and XDG_CONFIG_HOME); undefined removes a name.
+   * Added to the agent's environment after what the check sets (the fake model's URLs and keys, and
+   * a private HOME, XDG_STATE_HOME and XDG_CONFIG_HOME); undefined removes a name. A value may name
+   * `{model}` (the fake model's origin, `http://127.0.0.1:<port>`), `{model_v1}` (`<origin>/v1`),
+   * `{home}` (the check's private directory, which holds HOME) and `{project}` (the scenario's
+   * project directory), as in `CODEX_CONFIG={"model_providers":{"fake":{"base_url":"{model_v1}"}}}`.
    */
   env?: Record<string, string | undefined> | undefined;
   /** The directory to start the agent in. Default: the current one. */
@@ -72,24 +75,25 @@ export async function checkAcpAgent(options: CheckAcpAgentOptions): Promise<Chec
   const agentLines: Array<{ line: WireLine; run: AgentRun }> = [];
   const results: ScenarioResult[] = [];
   try {
-    const command: AgentCommand = {
-      command: options.command,
-      args: options.args ?? [],
-      cwd: options.cwd,
-      env: {
-        HOME: join(home, "home"),
-        XDG_STATE_HOME: join(home, "state"),
-        XDG_CONFIG_HOME: join(home, "config"),
-        ...model.env(),
-        ...options.env,
-      },
-    };
     for (const directory of ["home", "state", "config"]) {
       mkdirSync(join(home, directory));
     }
     for (const [index, scenario] of chosen.entries()) {
       const project = join(home, "projects", scenario.id);
       mkdirSync(project, { recursive: true });
+      const places = { model: model.url, model_v1: model.v1, home, project };
+      const command: AgentCommand = {
+        command: options.command,
+        args: options.args ?? [],
+        cwd: options.cwd,
+        env: {
+          HOME: join(home, "home"),
+          XDG_STATE_HOME: join(home, "state"),
+          XDG_CONFIG_HOME: join(home, "config"),
+          ...model.env(),
+          ...withPlaces(options.env ?? {}, places),
+        },
+      };
       results.push(await runScenario(scenario, { command, model, project, token: `cc${index}x${Math.random().toString(36).slice(2, 8)}`, waitMs: options.timeoutMs ?? 20_000, agentLines }));
     }
   } finally {
@@ -105,6 +109,12 @@ export async function checkAcpAgent(options: CheckAcpAgentOptions): Promise<Chec
     skipped: count("skipped"),
     durationMs: Math.round(performance.now() - started),
   };
+}
+
+/** `env` with each `{name}` of `places` in its values replaced by the place. */
+function withPlaces(env: Record<string, string | undefined>, places: Record<string, string>): Record<string, string | undefined> {
+  const named = new RegExp(`\\{(${Object.keys(places).join("|")})\\}`, "g");
+  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value?.replace(named, (_, place: string) => places[place] ?? place)]));
 }
 
 interface ScenarioSetup {
@@ -145,6 +155,7 @@ async function runScenario(scenario: Scenario, setup: ScenarioSetup): Promise<Sc
       return { run, init: await run.initialize() };
     },
   };
+  const unservedBefore = setup.model.unserved.length;
   let result: Omit<ScenarioResult, "durationMs">;
   try {
     await scenario.run(context);
@@ -165,6 +176,13 @@ async function runScenario(scenario: Scenario, setup: ScenarioSetup): Promise<Sc
     setup.model.onActivity = undefined;
     setup.model.release();
     await Promise.all(runs.map((run) => run.stop()));
+  }
+  const unserved = setup.model.unserved.slice(unservedBefore);
+  if (unserved.length > 0 && result.status !== "passed") {
+    // The agent's model calls went where the check serves nothing: say so rather than blame the agent.
+    const calls = [...new Set(unserved.map((call) => `${call.method} ${call.url}${call.api ? ` (${call.api})` : ""}`))].join(", ");
+    const hints = [...new Set(unserved.map((call) => call.hint))].join(" ");
+    result = { id: scenario.id, status: "failed", problem: `the agent's model calls did not reach the fake model: ${calls}. ${hints}\nWhat the scenario saw: ${result.problem ?? result.reason ?? ""}` };
   }
   return { ...result, durationMs: Math.round(performance.now() - started) };
 }

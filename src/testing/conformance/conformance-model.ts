@@ -1,10 +1,11 @@
 // The model an agent under check talks to: the three fake model servers (chat completions,
-// Responses, Anthropic Messages) playing one script. Each scenario puts a token of its own in the
+// Responses, Anthropic Messages) behind one origin, playing one script. Each scenario puts a token of its own in the
 // prompts it sends and registers a plan under it; a model request is answered by the plan whose
 // token is in its last user message, whichever API the agent called.
 
 import { contentText } from "../../store-core/content-text.js";
 import { FakeMessagesServer } from "../fake-messages-server.js";
+import { FakeModelOrigin, type UnservedCall } from "../fake-model-origin.js";
 import type { FakeModelRequest } from "../fake-model-request.js";
 import { type ChatRequest, FakeModelServer } from "../fake-model-server.js";
 import type { FakeReply } from "../fake-reply.js";
@@ -47,6 +48,7 @@ export class ConformanceModel {
     private readonly chat: FakeModelServer,
     private readonly responses: FakeResponsesServer,
     private readonly messages: FakeMessagesServer,
+    private readonly origin: FakeModelOrigin,
   ) {
     for (const server of [chat, responses, messages]) {
       server.onChunk = (text) => {
@@ -69,19 +71,36 @@ export class ConformanceModel {
     const chat = await FakeModelServer.start((request) => answer(chatCall(request)), { models: [MODEL_ID], sideCalls });
     const responses = await FakeResponsesServer.start((request) => answer(normalCall(request)), { sideCalls });
     const messages = await FakeMessagesServer.start((request) => answer(normalCall(request)), { sideCalls });
-    holder.model = new ConformanceModel(plans, chat, responses, messages);
+    const origin = await FakeModelOrigin.start({ chat, responses, messages });
+    holder.model = new ConformanceModel(plans, chat, responses, messages, origin);
     return holder.model;
   }
 
-  /** The environment that points an agent at these servers. */
+  /** The origin every API is served at, `http://127.0.0.1:<port>`. */
+  get url(): string {
+    return this.origin.url;
+  }
+
+  /** `<origin>/v1`, the base URL OpenAI's clients take. */
+  get v1(): string {
+    return this.origin.v1;
+  }
+
+  /** The model requests no fake served (a wrong base URL, an API the check does not fake), in order. */
+  get unserved(): readonly UnservedCall[] {
+    return this.origin.unserved;
+  }
+
+  /** The environment that points an agent at the origin. */
   env(): Record<string, string> {
     return {
       WEFT_MODEL: `openai-compatible:${MODEL_ID}`,
-      WEFT_BASE_URL: this.chat.url,
+      WEFT_BASE_URL: this.origin.v1,
       WEFT_API_KEY: "conformance-key",
-      OPENAI_BASE_URL: this.responses.url,
+      OPENAI_BASE_URL: this.origin.v1,
       OPENAI_API_KEY: "conformance-key",
-      ANTHROPIC_BASE_URL: this.messages.url,
+      // Anthropic's SDK adds /v1 to its base URL itself.
+      ANTHROPIC_BASE_URL: this.origin.url,
       ANTHROPIC_API_KEY: "conformance-key",
     };
   }
@@ -110,7 +129,7 @@ export class ConformanceModel {
 
   async close(): Promise<void> {
     this.release();
-    await Promise.all([this.chat.close(), this.responses.close(), this.messages.close()]);
+    await Promise.all([this.origin.close(), this.chat.close(), this.responses.close(), this.messages.close()]);
   }
 }
 

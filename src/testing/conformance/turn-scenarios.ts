@@ -29,7 +29,7 @@ export async function promptTurn(run: AgentRun, sessionId: string, text: string)
 export function calledModel(calls: number, run: AgentRun): void {
   if (calls === 0) {
     fail(
-      `the agent answered without calling the model. The check gives it WEFT_MODEL, WEFT_BASE_URL, OPENAI_BASE_URL and ANTHROPIC_BASE_URL (with their API keys) pointing at fake model servers; pass --env for the names your agent reads.${run.stderrTail()}`,
+      `the agent answered without calling the model. The check serves Chat Completions, Responses and Anthropic Messages at one fake origin and gives the agent WEFT_MODEL, WEFT_BASE_URL and OPENAI_BASE_URL (<origin>/v1) and ANTHROPIC_BASE_URL (the origin), with their API keys; pass --env for the names your agent reads ({model} and {model_v1} stand for the origin and <origin>/v1).${run.stderrTail()}`,
     );
   }
 }
