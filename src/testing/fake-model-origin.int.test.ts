@@ -56,6 +56,28 @@ describe("the conformance check's model origin", () => {
     expect(model.unserved).toEqual([]);
   });
 
+  it("reads the tools Codex offers in an additional_tools item, namespaces and all", async () => {
+    const model = await started();
+    const seen: string[][] = [];
+    model.plan("tok", (call) => {
+      seen.push(call.tools.map((tool) => tool.name));
+      return { text: "Served." };
+    });
+    const exec = { type: "function", name: "exec", description: "Runs a command.", parameters: { type: "object" } };
+    const body = {
+      model: "m",
+      stream: false,
+      input: [
+        { type: "additional_tools", role: "developer", tools: [{ type: "namespace", name: "functions", tools: [exec, { ...exec, name: "wait" }] }] },
+        { type: "message", role: "user", content: [{ type: "input_text", text: "tok" }] },
+      ],
+      tools: [{ ...exec, name: "top" }],
+    };
+    const response = await fetch(`${model.v1}/responses`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    expect(response.status).toBe(200);
+    expect(seen).toEqual([["top", "exec", "wait"]]);
+  });
+
   it("answers a reachability probe (HEAD) without counting it as a model call", async () => {
     const model = await started();
     expect((await fetch(`${model.url}/api/hello`, { method: "HEAD" })).status).toBe(200);

@@ -14,6 +14,13 @@ type InputItem = Record<string, unknown> & { type?: unknown; role?: unknown };
 /** What an item this server sent stands for, so a later `item_reference` to it can be read. */
 type SentItem = { text: string } | { toolCall: { id: string; name: string; arguments: unknown } } | { reasoning: true };
 
+type ToolItem = Record<string, unknown> & { type?: unknown; tools?: unknown };
+
+/** The function tools among `tools`, those inside namespaces included. */
+function functionTools(tools: readonly ToolItem[]): ToolItem[] {
+  return tools.flatMap((tool) => (tool.type === "function" ? [tool] : tool.type === "namespace" && Array.isArray(tool.tools) ? functionTools(tool.tools as ToolItem[]) : []));
+}
+
 export class FakeResponsesServer extends FakeHttpServer<FakeModelRequest> {
   protected readonly path = "/responses";
   private readonly sent = new Map<string, SentItem>();
@@ -32,9 +39,9 @@ export class FakeResponsesServer extends FakeHttpServer<FakeModelRequest> {
     for (const item of input) {
       this.readItem(item, system, messages);
     }
-    const tools = ((request.tools ?? []) as Array<Record<string, unknown>>)
-      .filter((tool) => tool.type === "function")
-      .map((tool) => ({ name: String(tool.name), description: tool.description as string | undefined, parameters: tool.parameters }));
+    // Codex offers its tools in an `additional_tools` input item, grouped in namespaces.
+    const offered = [...((request.tools ?? []) as ToolItem[]), ...input.flatMap((item) => (item.type === "additional_tools" && Array.isArray(item.tools) ? (item.tools as ToolItem[]) : []))];
+    const tools = functionTools(offered).map((tool) => ({ name: String(tool.name), description: tool.description as string | undefined, parameters: tool.parameters }));
     return { model: String(request.model), system: system.join("\n\n"), messages, tools, stream: request.stream === true, body: request };
   }
 
@@ -49,6 +56,9 @@ export class FakeResponsesServer extends FakeHttpServer<FakeModelRequest> {
       } else if ("toolCall" in sent) {
         appendAssistant(messages, { toolCall: sent.toolCall });
       }
+      return;
+    }
+    if (item.type === "additional_tools") {
       return;
     }
     if (item.type === "function_call") {
