@@ -160,19 +160,7 @@ export class SessionConfig {
     if (changed.length === 0) {
       return [];
     }
-    const record = this.session.record;
-    const kept = record.config;
-    record.config = { ...before, ...values };
-    try {
-      await fromStore(() => this.session.persist());
-    } catch (error) {
-      if (kept === undefined) {
-        delete record.config;
-      } else {
-        record.config = kept;
-      }
-      throw error;
-    }
+    await fromStore(() => this.session.setConfig({ ...before, ...values }));
     return changed;
   }
 

@@ -143,11 +143,11 @@ function neverCheckpointed(parts: TurnParts, turn: Turn, outcome: ProtocolResult
  */
 async function recover(parts: TurnParts, turn: Turn, state: unknown): Promise<void> {
   const { session, transcript, updates, view, logger } = parts;
-  const history = session.record.history;
-  if (history[turn.start]?.id !== turn.record.user.id) {
+  if (session.record.history[turn.start]?.id !== turn.record.user.id) {
     return;
   }
-  history.push(...transcript.take(true));
+  session.addMessages(transcript.take(true));
+  const history = session.record.history;
   const fromRun = turnMessagesOf(state, turn.record.user.id);
   if (!fromRun) {
     return;
@@ -161,7 +161,7 @@ async function recover(parts: TurnParts, turn: Turn, state: unknown): Promise<vo
   const runIds = new Set(fromRun.map((message) => message.id));
   const turnMessages = kept.every((message) => runIds.has(message.id)) ? fromRun : [...kept, ...missing];
   const shown = history.slice();
-  history.splice(turn.start + 1, kept.length, ...turnMessages);
+  session.replaceMessagesFrom(turn.start + 1, turnMessages);
   logger.info("Recovered the end of a turn from its run", { sessionId: session.id, messages: missing.length });
   for (const update of recoveredUpdates(shown, missing, view)) {
     await updates.send(update);

@@ -131,19 +131,10 @@ export async function startTurn(parts: TurnParts, blocks: AcpContentBlock[], sig
     }
     turn.answers = answers;
   }
-  record.history.push(prompt.forHistory);
-  record.turn = turn;
-  delete record.pending;
-  delete record.answered;
   try {
-    await parts.session.persist();
+    await parts.session.beginTurn(turn);
   } catch (error) {
-    // Nothing ran: take the prompt back so the session is as it was, and say why.
-    record.history = history;
-    delete record.turn;
-    if (pending.length > 0) {
-      record.pending = pending;
-    }
+    // Nothing ran: the session is as it was (beginTurn took the prompt back); say why.
     return failed(storeFailure(error));
   }
   parts.title.prompted();
@@ -177,7 +168,7 @@ export class Turn {
   constructor(
     private readonly parts: TurnParts,
     /** The turn as the session keeps it while it is in progress. */
-    readonly record: AcpTurnRecord,
+    readonly record: Readonly<AcpTurnRecord>,
     /** Where the turn's prompt is in the conversation. */
     readonly start: number,
     private readonly signal: AbortSignal,
@@ -272,11 +263,7 @@ export class Turn {
       }
       if (inWords.length > 0) {
         await this.ask(inWords);
-        const record = this.parts.session.record;
-        record.pending = inWords;
-        if (Object.keys(answers).length > 0) {
-          record.answered = answers;
-        }
+        this.parts.session.waitForAnswers(inWords, answers);
         return this.finish(outcome, inWords.map(questionText));
       }
       if (this.signal.aborted) {
@@ -433,7 +420,7 @@ export class Turn {
       if (event.type === "checkpoint") {
         const finished = this.live.dress(transcript.take(event.status !== "interrupted"), view.ids);
         if (finished.length > 0) {
-          session.record.history.push(...finished);
+          session.addMessages(finished);
           session.persist().catch(() => undefined);
         }
       }
@@ -451,37 +438,36 @@ export class Turn {
     const { session, updates, transcript, view, logger, settings } = this.parts;
     // Nobody reads an unattended turn's reply: its failure is the prompt's error.
     const failures = this.options.unattended ? "error" : settings.failures;
-    const record = session.record;
-    record.history.push(...this.live.dress(transcript.take(outcome.status !== "interrupted"), view.ids));
-    const ran = record.history;
+    session.addMessages(this.live.dress(transcript.take(outcome.status !== "interrupted"), view.ids));
+    // A failed run's conversation as the run left it, before it is settled.
+    let ran: readonly Message[] | undefined;
     let stopReason: AcpStopReason = "end_turn";
     let failureMessage: AssistantMessage | undefined;
     if (outcome.status === "cancelled") {
       stopReason = "cancelled";
       // A replay has no stop reasons: the note shows the turn as cancelled (the model reads it too).
-      record.history.push(cancelledNote());
+      session.addMessages([cancelledNote()]);
     } else if (outcome.status === "completed") {
       stopReason = stopReasonOf(outcome.finish);
       if (stopReason === "refusal") {
         // ACP: a refused prompt is left out of the conversation from now on.
-        record.history.length = this.start;
+        session.replaceMessagesFrom(this.start, []);
       }
     } else if (outcome.status === "failed") {
       logger.error("The agent's run failed", { sessionId: session.id, error: outcome.error.message });
       const shown = failures === "message" ? outcome.error.message : undefined;
-      record.history = settleFailedTurn(ran, this.start, { error: outcome.error, shown });
-      failureMessage = shown === undefined ? undefined : (record.history.at(-1) as AssistantMessage);
+      ran = session.record.history;
+      session.replaceHistory(settleFailedTurn(ran, this.start, { error: outcome.error, shown }));
+      failureMessage = shown === undefined ? undefined : (session.record.history.at(-1) as AssistantMessage);
     }
-    if (record.turn === this.record) {
-      delete record.turn;
-    }
+    session.endTurn(this.record);
     await updates.flush();
     try {
       await session.persist();
     } catch (error) {
       const failure = storeFailure(error);
       if (notWritten(failure)) {
-        record.history = settleFailedTurn(ran, this.start, { error: failure });
+        session.replaceHistory(settleFailedTurn(ran ?? session.record.history, this.start, { error: failure }));
         session.leaveUnsaved(this.record);
       }
       return failed(failure);
