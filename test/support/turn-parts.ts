@@ -82,7 +82,7 @@ export function testParts(graph: ProtocolGraph, options: TestPartsOptions = {}):
   const session = new StoredSession(store, record, logger);
   const sink = new UpdateSink(record.info.id, async (notification) => void updates.push(notification.update), logger);
   const held = new HeldUpdates(sink);
-  const config = new SessionConfig(options.configOptions ?? new ConfigOptions(), session, sink, () => true);
+  const config = new SessionConfig(options.configOptions ?? new ConfigOptions(), session, held, () => true);
   const ledger = new PermissionLedger(store, record.info.cwd, logger);
   const parts: TurnParts = {
     graph,

@@ -67,7 +67,6 @@ export class LiveSession {
    * `written` settles: the answer that opened the session, which the editor must see first.
    */
   holdUpdatesUntil(written: Promise<void>): void {
-    this.parts.config.holdUpdatesUntil(written);
     this.parts.held.holdUntil(written);
   }
 

@@ -62,7 +62,7 @@ export function sessionParts(services: SessionServices, record: AcpSessionRecord
   const session = new StoredSession(services.store, record, logger);
   const updates = new UpdateSink(sessionId, (notification) => client.notify(methods.client.session.update, notification), logger);
   const held = new HeldUpdates(updates);
-  const config = new SessionConfig(services.configOptions, session, updates, services.booleanOptions);
+  const config = new SessionConfig(services.configOptions, session, held, services.booleanOptions);
   const ledger = new PermissionLedger(services.store, record.info.cwd, logger);
   const commands = new SessionCommands(services.commands, session, config, held, logger, ledger);
   const usage = new SessionUsage(services.usage, session, config, held, logger);
