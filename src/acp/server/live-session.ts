@@ -263,7 +263,6 @@ export class LiveSession {
     await this.parts.updates.flush();
   }
 
-  /** Shows the person a message outside any turn's reply; resolves when it is written. */
   /**
    * Shows the person a notice once the editor knows the session; false, sending nothing, when the
    * editor does not show notices.
@@ -276,6 +275,7 @@ export class LiveSession {
     return true;
   }
 
+  /** Shows the person a message outside any turn's reply; resolves when it is written. */
   async say(text: string): Promise<void> {
     void this.parts.updates.send(textChunk(text));
     await this.parts.updates.flush();
