@@ -117,6 +117,76 @@ const layerImports = {
   },
 };
 
+/** The types of a session's record: outside its owner, nothing changes a value of these. */
+const recordTypes = new Set(["AcpSessionRecord", "AcpSessionRecordView"]);
+/** Methods that change an array in place. */
+const changingMethods = new Set(["push", "pop", "shift", "unshift", "splice", "sort", "reverse", "fill", "copyWithin"]);
+
+/**
+ * Reports a change to a session's record made outside its owner (session/stored-session.ts): an
+ * assignment, `delete`, `++`/`--`, an array-changing call or `Object.assign` whose target is the
+ * record or reached through it (`record.title`, `record.history.push(…)`, `record.turn.input`), by
+ * the type of what is changed, so an alias (`const record = session.record`) is caught too. The
+ * record's view is read only already; this also holds a plain record held outside the owner.
+ */
+const recordOwner = {
+  meta: {
+    type: "problem",
+    schema: [],
+    messages: {
+      changed: "Only StoredSession (src/acp/session/stored-session.ts) changes a session's record: ask it with one of its methods (beginTurn, addMessages, setTitle…).",
+    },
+  },
+  create(context) {
+    const services = context.sourceCode.parserServices;
+    if (!services?.program) {
+      return {};
+    }
+    const checker = services.program.getTypeChecker();
+    const isRecord = (node) => {
+      const type = checker.getNonNullableType(checker.getTypeAtLocation(services.esTreeNodeToTSNodeMap.get(node)));
+      const name = type.aliasSymbol?.getName() ?? type.getSymbol()?.getName();
+      return recordTypes.has(name);
+    };
+    // True when `node` is the record, or a member reached from it without a call between.
+    const inRecord = (node) => {
+      for (let current = node; ; current = current.object) {
+        if (isRecord(current)) {
+          return true;
+        }
+        if (current.type !== "MemberExpression") {
+          return false;
+        }
+      }
+    };
+    const checkTarget = (target) => {
+      if (target.type === "MemberExpression" && inRecord(target.object)) {
+        context.report({ node: target, messageId: "changed" });
+      }
+    };
+    return {
+      AssignmentExpression: (node) => checkTarget(node.left),
+      UpdateExpression: (node) => checkTarget(node.argument),
+      UnaryExpression: (node) => {
+        if (node.operator === "delete") {
+          checkTarget(node.argument);
+        }
+      },
+      CallExpression: (node) => {
+        const callee = node.callee;
+        if (callee.type !== "MemberExpression" || callee.computed || callee.property.type !== "Identifier") {
+          return;
+        }
+        if (changingMethods.has(callee.property.name) && inRecord(callee.object)) {
+          context.report({ node, messageId: "changed" });
+        } else if (callee.object.type === "Identifier" && callee.object.name === "Object" && callee.property.name === "assign" && node.arguments[0] && inRecord(node.arguments[0])) {
+          context.report({ node, messageId: "changed" });
+        }
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "scratch/", "coverage/"] },
   js.configs.recommended,
@@ -156,8 +226,15 @@ export default tseslint.config(
   {
     files: ["src/**/*.ts"],
     ignores: ["src/**/*.test.ts"],
-    plugins: { weft: { rules: { "layer-imports": layerImports } } },
+    plugins: { weft: { rules: { "layer-imports": layerImports, "record-owner": recordOwner } } },
     rules: { "weft/layer-imports": "error" },
+  },
+  {
+    // One owner of a session's record: the rest of the ACP layer asks it for each change. The store
+    // codecs in record/ build records from what is kept, and tests build the records they start from.
+    files: ["src/acp/**/*.ts"],
+    ignores: ["src/**/*.test.ts", "src/acp/record/**", "src/acp/session/stored-session.ts"],
+    rules: { "weft/record-owner": "error" },
   },
   {
     files: ["**/*.js", "**/*.mjs"],

@@ -19,7 +19,8 @@ import type { AcpCommands } from "../../src/acp/surface/slash-commands.js";
 import { StoredSession } from "../../src/acp/session/stored-session.js";
 import { ToolCallIds } from "../../src/acp/mapping/tool-calls.js";
 import { Transcript } from "../../src/acp/turn/transcript.js";
-import type { TurnParts, TurnSettings } from "../../src/acp/turn/turn.js";
+import type { SessionParts } from "../../src/acp/server/session-parts.js";
+import type { TurnSettings } from "../../src/acp/turn/turn.js";
 import { UpdateSink } from "../../src/acp/session/update-sink.js";
 import type { AcpUsageOptions } from "../../src/acp/surface/usage.js";
 import type { ProtocolGraph } from "../../src/graph/protocol-graph.js";
@@ -32,7 +33,7 @@ export interface LogLine {
 }
 
 export interface TestParts {
-  parts: TurnParts;
+  parts: SessionParts;
   store: AcpSessionStore;
   /** The session as the store now has it. */
   stored(): Promise<AcpSessionRecord | undefined>;
@@ -82,9 +83,9 @@ export function testParts(graph: ProtocolGraph, options: TestPartsOptions = {}):
   const session = new StoredSession(store, record, logger);
   const sink = new UpdateSink(record.info.id, async (notification) => void updates.push(notification.update), logger);
   const held = new HeldUpdates(sink);
-  const config = new SessionConfig(options.configOptions ?? new ConfigOptions(), session, sink, () => true);
+  const config = new SessionConfig(options.configOptions ?? new ConfigOptions(), session, held, () => true);
   const ledger = new PermissionLedger(store, record.info.cwd, logger);
-  const parts: TurnParts = {
+  const parts: SessionParts = {
     graph,
     ledger,
     session,

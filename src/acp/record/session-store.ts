@@ -70,6 +70,23 @@ export interface AcpSessionRecord {
   updatedAt: string;
 }
 
+/**
+ * A session's record, read only: what the record's one owner (StoredSession) hands out. Everyone
+ * else reads it and asks the owner for each change, so assigning into it is a type error.
+ */
+export interface AcpSessionRecordView {
+  readonly info: Readonly<AcpSessionInfo>;
+  readonly history: readonly Message[];
+  readonly pending?: readonly ProtocolInterrupt[] | undefined;
+  readonly answered?: Readonly<Record<string, unknown>> | undefined;
+  readonly always: ReadonlyArray<readonly [string, boolean]>;
+  readonly config?: Readonly<AcpConfigValues> | undefined;
+  readonly title?: string | undefined;
+  readonly usage?: Readonly<AcpUsageRecord> | undefined;
+  readonly turn?: Readonly<AcpTurnRecord> | undefined;
+  readonly updatedAt: string;
+}
+
 /** A turn in progress, as a session keeps it. */
 export interface AcpTurnRecord {
   /** `invoke` for a prompt that started a run, `resume` for one answering the last turn's questions. */
@@ -196,7 +213,7 @@ export class MemoryAcpSessionStore implements AcpSessionStore {
 }
 
 /** The list entry for a record: its title, or for a record without one the start of its first prompt. */
-export function summarize(record: AcpSessionRecord): AcpSessionSummary {
+export function summarize(record: AcpSessionRecordView): AcpSessionSummary {
   const summary: AcpSessionSummary = { sessionId: record.info.id, cwd: record.info.cwd, updatedAt: record.updatedAt };
   if (record.info.additionalDirectories?.length) {
     summary.additionalDirectories = record.info.additionalDirectories.slice();

@@ -20,12 +20,13 @@ import { type ConnectionLink, SessionClients } from "../session/session-clients.
 import type { SessionCommands } from "../surface/session-commands.js";
 import type { SessionConfig } from "../surface/session-config.js";
 import type { AcpSessionInfo } from "../record/session-store.js";
-import { startTurn, type TurnOptions, type TurnParts } from "../turn/turn.js";
+import { startTurn, type TurnOptions } from "../turn/turn.js";
 import { ended as endedWith, failed, type TurnEnd } from "../turn/turn-end.js";
 import { TurnQueue } from "../session/turn-queue.js";
 import type { UpdateSink } from "../session/update-sink.js";
 import { eachReplayUpdate } from "../mapping/updates.js";
 import { errorMessage } from "../../errors/error-message.js";
+import type { SessionParts } from "./session-parts.js";
 
 export type { AcpStopReason } from "../turn/turn-end.js";
 
@@ -34,7 +35,7 @@ export class LiveSession {
 
   constructor(
     /** The session's parts, which its turns work with. */
-    private readonly parts: TurnParts,
+    private readonly parts: SessionParts,
     /** The connections the session is open in. */
     readonly clients: SessionClients = new SessionClients(parts.session.id, false),
   ) {}
@@ -67,7 +68,6 @@ export class LiveSession {
    * `written` settles: the answer that opened the session, which the editor must see first.
    */
   holdUpdatesUntil(written: Promise<void>): void {
-    this.parts.config.holdUpdatesUntil(written);
     this.parts.held.holdUntil(written);
   }
 
@@ -263,7 +263,6 @@ export class LiveSession {
     await this.parts.updates.flush();
   }
 
-  /** Shows the person a message outside any turn's reply; resolves when it is written. */
   /**
    * Shows the person a notice once the editor knows the session; false, sending nothing, when the
    * editor does not show notices.
@@ -276,6 +275,7 @@ export class LiveSession {
     return true;
   }
 
+  /** Shows the person a message outside any turn's reply; resolves when it is written. */
   async say(text: string): Promise<void> {
     void this.parts.updates.send(textChunk(text));
     await this.parts.updates.flush();

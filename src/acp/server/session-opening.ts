@@ -46,16 +46,14 @@ export class SessionOpening {
     checkCwd(params.cwd);
     const directories = additionalDirectories(params.cwd, params.additionalDirectories);
     await state.checkDirectories(params.cwd, directories);
+    const offered = await opening.offered();
     const record: AcpSessionRecord = {
       info: sessionInfo(`sess_${randomUUID().replaceAll("-", "")}`, params.cwd, params.mcpServers ?? [], directories, state.owner),
       history: [],
       always: [],
       updatedAt: new Date().toISOString(),
+      ...(offered.offered ? { config: offered.defaults() } : {}),
     };
-    const offered = await opening.offered();
-    if (offered.offered) {
-      record.config = offered.defaults();
-    }
     const answer = answerWritten();
     try {
       const session = await this.open(record, answer.written, offered);
@@ -183,11 +181,11 @@ export class SessionOpening {
     if (this.opening.sessions.get(sessionId)?.busy) {
       throw new TurnInProgressError(sessionId);
     }
-    const record = await readRecord(this.opening.store, sessionId);
-    this.state.checkOwner(sessionId, record.info);
-    const moved = JSON.stringify(record.info.additionalDirectories ?? []) !== JSON.stringify(directories ?? []);
-    record.info = sessionInfo(sessionId, cwd, params.mcpServers ?? [], directories, record.info.owner);
-    return { record, moved };
+    const stored = await readRecord(this.opening.store, sessionId);
+    this.state.checkOwner(sessionId, stored.info);
+    const moved = JSON.stringify(stored.info.additionalDirectories ?? []) !== JSON.stringify(directories ?? []);
+    // The session as this connection opens it: its directory and MCP servers.
+    return { record: { ...stored, info: sessionInfo(sessionId, cwd, params.mcpServers ?? [], directories, stored.info.owner) }, moved };
   }
 
   /** Opens a session open elsewhere in this connection too (`attach` does), for a load or resume to answer. */

@@ -23,7 +23,7 @@ import type { AcpCommands } from "../surface/slash-commands.js";
 import { StoredSession } from "../session/stored-session.js";
 import { type AcpToolKind, ToolCallIds } from "../mapping/tool-calls.js";
 import { Transcript } from "../turn/transcript.js";
-import type { TurnParts, TurnSettings } from "../turn/turn.js";
+import type { TurnInputs, TurnSettings } from "../turn/turn.js";
 import { UpdateSink } from "../session/update-sink.js";
 import type { AcpUsageOptions } from "../surface/usage.js";
 
@@ -55,14 +55,37 @@ export interface SessionServices {
   settings: TurnSettings;
 }
 
+/**
+ * An open session's parts, as its coordinator (live-session.ts) holds them: what its turns work
+ * with (each job of a turn takes only what it uses; see TurnInputs), and the session's own keepers.
+ */
+export interface SessionParts extends TurnInputs {
+  /** The session's record: its one owner, and its writes. */
+  session: StoredSession;
+  /** Where the session's updates go. */
+  updates: UpdateSink;
+  /** Where updates about the session itself go: held until the editor knows the session. */
+  held: HeldUpdates;
+  /** The session's config values and mode, which its runs see. */
+  config: SessionConfig;
+  /** The session's slash commands. */
+  commands: SessionCommands;
+  /** What the session's model calls used and cost. */
+  usage: SessionUsage;
+  /** The session's title. */
+  title: SessionTitle;
+  /** The project's permission grants. */
+  ledger: PermissionLedger;
+}
+
 /** The parts of the session `record` opens. */
-export function sessionParts(services: SessionServices, record: AcpSessionRecord): TurnParts {
+export function sessionParts(services: SessionServices, record: AcpSessionRecord): SessionParts {
   const { client, logger } = services;
   const sessionId = record.info.id;
   const session = new StoredSession(services.store, record, logger);
   const updates = new UpdateSink(sessionId, (notification) => client.notify(methods.client.session.update, notification), logger);
   const held = new HeldUpdates(updates);
-  const config = new SessionConfig(services.configOptions, session, updates, services.booleanOptions);
+  const config = new SessionConfig(services.configOptions, session, held, services.booleanOptions);
   const ledger = new PermissionLedger(services.store, record.info.cwd, logger);
   const commands = new SessionCommands(services.commands, session, config, held, logger, ledger);
   const usage = new SessionUsage(services.usage, session, config, held, logger);

@@ -52,9 +52,9 @@ describe("StoredSession.persist", () => {
         }),
     };
     const session = new StoredSession(store, record("sess_1"), quiet());
-    session.record.history.push(user("u1", "one"));
+    session.addMessages([user("u1", "one")]);
     const first = session.persist();
-    session.record.history.push(user("u2", "two"));
+    session.addMessages([user("u2", "two")]);
     const second = session.persist();
     await new Promise((resolve) => setImmediate(resolve));
     // The second write waits for the first to reach the store.
@@ -111,7 +111,7 @@ describe("StoredSession.claim", () => {
     await shared.put(record("sess_1", [user("u1", "one")]));
     const here = new StoredSession(shared, { ...record("sess_1", [user("u1", "one")]), info: { id: "sess_1", cwd: "/here", mcpServers: [{ name: "docs", command: "docs-mcp", args: [], env: [] }] } }, quiet());
     const elsewhere = new StoredSession(shared, record("sess_1", [user("u1", "one")]), quiet());
-    elsewhere.record.history.push(user("u2", "from another process"));
+    elsewhere.addMessages([user("u2", "from another process")]);
     elsewhere.remember("run_command", true);
     await elsewhere.persist();
 
@@ -199,5 +199,54 @@ describe("StoredSession.claim", () => {
     session.leaveUnsaved(turn);
     await session.claim();
     expect(session.record.history.map((message) => message.id)).toEqual(["u1", "u2"]);
+  });
+});
+
+describe("StoredSession's changes", () => {
+  const question = { id: "q1", value: { question: "Which file?" }, node: "agent" };
+
+  it("begins a turn: the prompt joins the conversation, the turn is in progress, the open questions are gone, and all of it is written", async () => {
+    const memory = new MemoryAcpSessionStore();
+    const session = new StoredSession(memory, record("sess_1", [user("u1", "one")], { pending: [question], answered: { a1: true } }), quiet());
+    const turn: AcpTurnRecord = { kind: "resume", user: user("u2", "two"), answers: { q1: "two" }, startedAt: "2025-01-01T00:00:01.000Z" };
+    await session.beginTurn(turn);
+    const stored = memory.get("sess_1");
+    expect(stored?.history.map((message) => message.id)).toEqual(["u1", "u2"]);
+    expect(stored?.turn).toEqual(turn);
+    expect(stored).not.toHaveProperty("pending");
+    expect(stored).not.toHaveProperty("answered");
+  });
+
+  it("takes a turn back when its beginning cannot be written: the conversation and the open questions are as they were", async () => {
+    const store: AcpSessionStore = { get: () => undefined, put: () => Promise.reject(new Error("disk full")) };
+    const session = new StoredSession(store, record("sess_1", [user("u1", "one")], { pending: [question] }), quiet());
+    await expect(session.beginTurn({ kind: "resume", user: user("u2", "two"), startedAt: "2025-01-01T00:00:01.000Z" })).rejects.toThrow("disk full");
+    expect(session.record.history.map((message) => message.id)).toEqual(["u1"]);
+    expect(session.record.turn).toBeUndefined();
+    expect(session.record.pending).toEqual([question]);
+  });
+
+  it("ends only the turn it is told of, and leaves the turn that took its place", () => {
+    const first: AcpTurnRecord = { kind: "invoke", user: user("u1", "one"), startedAt: "2025-01-01T00:00:01.000Z" };
+    const session = new StoredSession(new MemoryAcpSessionStore(), record("sess_1", [], { turn: first }), quiet());
+    session.endTurn({ ...first });
+    expect(session.record.turn).toBe(first);
+    session.endTurn(first);
+    expect(session.record.turn).toBeUndefined();
+  });
+
+  it("keeps the config values as they were when they cannot be written", async () => {
+    const store: AcpSessionStore = { get: () => undefined, put: () => Promise.reject(new Error("disk full")) };
+    const session = new StoredSession(store, record("sess_1", [], { config: { model: "fast" } }), quiet());
+    await expect(session.setConfig({ model: "smart" })).rejects.toThrow("disk full");
+    expect(session.record.config).toEqual({ model: "fast" });
+  });
+
+  it("puts messages in place of the conversation from a position on", () => {
+    const session = new StoredSession(new MemoryAcpSessionStore(), record("sess_1", [user("u1", "one"), user("u2", "two"), user("u3", "three")]), quiet());
+    session.replaceMessagesFrom(1, [user("u4", "four")]);
+    expect(session.record.history.map((message) => message.id)).toEqual(["u1", "u4"]);
+    session.replaceMessagesFrom(1, []);
+    expect(session.record.history.map((message) => message.id)).toEqual(["u1"]);
   });
 });

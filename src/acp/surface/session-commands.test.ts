@@ -27,8 +27,8 @@ function sessionCommands(declared: AcpCommands | undefined) {
   const updates: SessionUpdate[] = [];
   const sink = new UpdateSink("sess_1", async (notification) => void updates.push(notification.update), logger);
   const session = new StoredSession(new MemoryAcpSessionStore(), record, logger);
-  const config = new SessionConfig(modes, session, sink, () => true);
   const held = new HeldUpdates(sink);
+  const config = new SessionConfig(modes, session, held, () => true);
   const commands = new SessionCommands(declared, session, config, held, logger);
   config.onChange(() => commands.refresh());
   const sent = async () => {

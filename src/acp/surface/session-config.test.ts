@@ -12,6 +12,7 @@ import type { AcpModes } from "./modes.js";
 import { SessionConfig } from "./session-config.js";
 import { type AcpSessionRecord, type AcpSessionStore, MemoryAcpSessionStore } from "../record/session-store.js";
 import { storeAcpSessions } from "../record/store-sessions.js";
+import { HeldUpdates } from "../session/held-updates.js";
 import { StoredSession } from "../session/stored-session.js";
 import { UpdateSink } from "../session/update-sink.js";
 
@@ -43,13 +44,14 @@ function sessionConfig(setup: { store?: AcpSessionStore; record?: AcpSessionReco
   const updates: SessionUpdate[] = [];
   const session = new StoredSession(store, setup.record ?? newRecord(options.defaults()), silentLogger);
   const sink = new UpdateSink("sess_1", async (notification) => void updates.push(notification.update), silentLogger);
-  const config = new SessionConfig(options, session, sink, () => setup.booleans ?? true);
+  const held = new HeldUpdates(sink);
+  const config = new SessionConfig(options, session, held, () => setup.booleans ?? true);
   const flushed = async () => {
     await new Promise((resolve) => setImmediate(resolve));
-    await sink.flush();
+    await held.flush();
     return updates;
   };
-  return { store, session, config, updates, flushed };
+  return { store, session, config, held, updates, flushed };
 }
 
 const currentValues = (list: Array<{ id: string; currentValue: unknown }>) => Object.fromEntries(list.map((option) => [option.id, option.currentValue]));
@@ -70,7 +72,7 @@ describe("SessionConfig", () => {
 
   it("announces nothing when the agent offers neither options nor modes", () => {
     const session = new StoredSession(new MemoryAcpSessionStore(), newRecord(), silentLogger);
-    const config = new SessionConfig(new ConfigOptions(), session, new UpdateSink("sess_1", async () => undefined, silentLogger), () => true);
+    const config = new SessionConfig(new ConfigOptions(), session, new HeldUpdates(new UpdateSink("sess_1", async () => undefined, silentLogger)), () => true);
     expect(config.announce()).toEqual({});
     expect(config.values()).toEqual({});
   });
@@ -133,9 +135,9 @@ describe("SessionConfig", () => {
   });
 
   it("holds the updates of changes back until the session/new answer is written", async () => {
-    const { config, updates } = sessionConfig();
+    const { config, held, updates } = sessionConfig();
     let written!: () => void;
-    config.holdUpdatesUntil(new Promise<void>((resolve) => (written = resolve)));
+    held.holdUntil(new Promise<void>((resolve) => (written = resolve)));
     await config.change({ mode: "code" });
     await new Promise((resolve) => setImmediate(resolve));
     expect(updates).toEqual([]);

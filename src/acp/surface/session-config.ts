@@ -4,7 +4,8 @@
 // agent's own change through AcpServer.setConfig). Every change is checked, written to the
 // session's record before it is answered, and shown to the editor both ways: a change of the mode
 // as `current_mode_update` for clients that read `modes`, any change an editor did not ask for as
-// `config_option_update` with the full list.
+// `config_option_update` with the full list. The updates go out with the session's other updates
+// about itself (held-updates.ts): after the answer that opened the session, in the order sent.
 
 import type { LoadSessionResponse, SessionConfigOption, SessionUpdate } from "@agentclientprotocol/sdk";
 
@@ -14,8 +15,8 @@ import { type AcpModelState, modelOption, modelState } from "./model-state.js";
 import { InvalidConfigValueError } from "../errors/request-errors.js";
 import { MODE_OPTION_ID } from "./modes.js";
 import { fromStore } from "../errors/session-errors.js";
+import type { HeldUpdates } from "../session/held-updates.js";
 import type { StoredSession } from "../session/stored-session.js";
-import type { UpdateSink } from "../session/update-sink.js";
 
 /**
  * The config, modes and models parts of a new/load/resume answer; empty when the agent offers
@@ -24,15 +25,14 @@ import type { UpdateSink } from "../session/update-sink.js";
 export type ConfigAnnouncement = Pick<LoadSessionResponse, "configOptions" | "modes"> & { models?: AcpModelState | undefined };
 
 export class SessionConfig {
-  /** Updates wait on this: the session/new answer being written, for a new session. */
-  private ready: Promise<void> = Promise.resolve();
   /** Told after each change that was written, whoever made it. */
   private readonly listeners: Array<() => void> = [];
 
   constructor(
     private readonly options: ConfigOptions,
     private readonly session: StoredSession,
-    private readonly updates: UpdateSink,
+    /** Where updates about the session itself go: held until the editor knows the session. */
+    private readonly updates: HeldUpdates,
     /** Whether the editor shows boolean options (it said so in `initialize`). */
     private readonly booleans: () => boolean,
   ) {}
@@ -73,14 +73,6 @@ export class SessionConfig {
    */
   onChange(listener: () => void): void {
     this.listeners.push(listener);
-  }
-
-  /**
-   * Holds back the updates of changes until `written` settles: Zed drops updates of a session it
-   * does not know yet, and it knows a new session only once the session/new answer has arrived.
-   */
-  holdUpdatesUntil(written: Promise<void>): void {
-    this.ready = written;
   }
 
   /** session/set_config_option: sets one option and answers the full list; a mode change is also sent as current_mode_update. */
@@ -160,23 +152,11 @@ export class SessionConfig {
     if (changed.length === 0) {
       return [];
     }
-    const record = this.session.record;
-    const kept = record.config;
-    record.config = { ...before, ...values };
-    try {
-      await fromStore(() => this.session.persist());
-    } catch (error) {
-      if (kept === undefined) {
-        delete record.config;
-      } else {
-        record.config = kept;
-      }
-      throw error;
-    }
+    await fromStore(() => this.session.setConfig({ ...before, ...values }));
     return changed;
   }
 
   private send(update: SessionUpdate): void {
-    void this.ready.then(() => this.updates.send(update));
+    this.updates.send(update);
   }
 }

@@ -30,7 +30,7 @@ function sessionTitle(title?: AcpTitle, record: Partial<AcpSessionRecord> = {}) 
   };
   /** The prompt joins the conversation and is written, as a turn does, then the title is asked for. */
   const prompt = async (message: Message) => {
-    session.record.history.push(message);
+    session.addMessages([message]);
     await session.persist();
     titles.prompted();
   };

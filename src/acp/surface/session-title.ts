@@ -108,14 +108,15 @@ export class SessionTitle {
       return;
     }
     // Written first, so the update carries the time of the write that keeps the title.
-    this.session.record.title = made ?? fallback;
+    const kept = made ?? fallback;
+    this.session.setTitle(kept);
     const written = this.session.persist().catch(() => undefined);
-    this.set(this.session.record.title);
+    this.set(kept);
     await written;
   }
 
   private set(title: string): void {
-    this.session.record.title = title;
+    this.session.setTitle(title);
     this.sentAt = this.session.record.updatedAt;
     this.updates.send({ sessionUpdate: "session_info_update", title, updatedAt: this.sentAt });
   }

@@ -43,8 +43,8 @@ function sessionUsage(usageOptions: AcpUsageOptions | undefined, record: Partial
   const sink = new UpdateSink("sess_1", async (notification) => void updates.push(notification.update), logger);
   const store = new MemoryAcpSessionStore();
   const session = new StoredSession(store, full, logger);
-  const config = new SessionConfig(models, session, sink, () => true);
   const held = new HeldUpdates(sink);
+  const config = new SessionConfig(models, session, held, () => true);
   const usage = new SessionUsage(usageOptions, session, config, held, logger);
   config.onChange(() => usage.configChanged());
   const sent = async () => {

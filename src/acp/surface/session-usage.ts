@@ -33,15 +33,14 @@ export class SessionUsage {
     if (!this.options || event.type !== "message-end" || !event.usage) {
       return;
     }
-    const record = this.session.record;
-    const added = addCall(record.usage, event.usage, this.ask("prices", () => pricesFor(this.options as AcpUsageOptions, this.config.values())));
+    const added = addCall(this.session.record.usage, event.usage, this.ask("prices", () => pricesFor(this.options as AcpUsageOptions, this.config.values())));
     if (!added) {
       return;
     }
     if (added.mismatch) {
       this.logger.warn(added.mismatch, { sessionId: this.session.id });
     }
-    record.usage = added.usage;
+    this.session.setUsage(added.usage);
     this.send();
   }
 

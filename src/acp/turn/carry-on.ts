@@ -7,7 +7,12 @@ import { WeftError } from "../../errors/weft-error.js";
 import { messageText } from "../../graph/messages.js";
 import type { ProtocolResult, ProtocolRun } from "../../graph/protocol-graph.js";
 import { turnMessagesOf } from "./transcript.js";
-import { Turn, type TurnParts } from "./turn.js";
+import type { Logger } from "../../types/logger.js";
+import type { UpdateContext } from "../mapping/updates.js";
+import type { StoredSession } from "../session/stored-session.js";
+import type { UpdateSink } from "../session/update-sink.js";
+import { type DriveInputs, Turn, type TurnSettings } from "./drive-turn.js";
+import type { Transcript } from "./transcript.js";
 import { recoveredUpdates } from "../mapping/updates.js";
 import { textChunk } from "../mapping/text-chunk.js";
 import { errorMessage } from "../../errors/error-message.js";
@@ -17,7 +22,7 @@ import { errorMessage } from "../../errors/error-message.js";
  * rejects: a turn that cannot be finished is logged and the person is told as the agent's message.
  * Resolves when the turn has ended or waits for the person.
  */
-export async function carryOnTurn(parts: TurnParts, signal: AbortSignal): Promise<void> {
+export async function carryOnTurn(parts: DriveInputs, signal: AbortSignal): Promise<void> {
   const { session, logger } = parts;
   const record = session.record.turn;
   if (!record) {
@@ -52,7 +57,14 @@ export async function carryOnTurn(parts: TurnParts, signal: AbortSignal): Promis
   }
 }
 
-async function couldNotFinish(parts: TurnParts, error: unknown, unfinished: readonly string[]): Promise<void> {
+/** What telling the person the turn could not be finished works with. */
+interface Telling {
+  session: Pick<StoredSession, "id">;
+  updates: Pick<UpdateSink, "send" | "flush">;
+  logger: Logger;
+}
+
+async function couldNotFinish(parts: Telling, error: unknown, unfinished: readonly string[]): Promise<void> {
   const message = errorMessage(error);
   parts.logger.warn("The interrupted turn could not be finished", { sessionId: parts.session.id, error: message });
   for (const toolCallId of unfinished) {
@@ -68,7 +80,7 @@ async function couldNotFinish(parts: TurnParts, error: unknown, unfinished: read
 }
 
 /** The session ids of the turn in progress's calls the editor was shown and that have no result. */
-function unfinishedCalls(parts: TurnParts): string[] {
+function unfinishedCalls(parts: { session: Pick<StoredSession, "record">; view: Pick<UpdateContext, "ids"> }): string[] {
   const { history, turn } = parts.session.record;
   const start = turn ? history.findIndex((message) => message.id === turn.user.id) : -1;
   if (start < 0) {
@@ -87,7 +99,7 @@ function unfinishedCalls(parts: TurnParts): string[] {
   return [...open].filter((toolCallId) => parts.view.ids.has(toolCallId)).map((toolCallId) => parts.view.ids.of(toolCallId));
 }
 
-function startingOver(parts: TurnParts, startOver: () => ProtocolRun): ProtocolRun {
+function startingOver(parts: { session: Pick<StoredSession, "id">; logger: Logger }, startOver: () => ProtocolRun): ProtocolRun {
   parts.logger.info("The turn's run had no checkpoint yet; it starts over", { sessionId: parts.session.id });
   return startOver();
 }
@@ -97,7 +109,7 @@ function startingOver(parts: TurnParts, startOver: () => ProtocolRun): ProtocolR
  * thread was claimed for the turn, the run continues from its last checkpoint, and `startOver`
  * starts the turn again in case the agent died before the run's first checkpoint.
  */
-async function restart(parts: TurnParts, turn: Turn): Promise<{ run: ProtocolRun; startOver?: (() => ProtocolRun) | undefined } | undefined> {
+async function restart(parts: Pick<DriveInputs, "graph"> & { session: Pick<StoredSession, "id" | "record"> }, turn: Turn): Promise<{ run: ProtocolRun; startOver?: (() => ProtocolRun) | undefined } | undefined> {
   const { graph, session } = parts;
   const options = turn.runOptions();
   const thread = await graph.thread?.(session.id);
@@ -126,7 +138,7 @@ async function restart(parts: TurnParts, turn: Turn): Promise<{ run: ProtocolRun
  * (with the default input, not a command's) its state does not hold the turn's prompt, so the run
  * never began.
  */
-function neverCheckpointed(parts: TurnParts, turn: Turn, outcome: ProtocolResult): boolean {
+function neverCheckpointed(parts: { settings: Pick<TurnSettings, "input"> }, turn: Turn, outcome: ProtocolResult): boolean {
   if (outcome.status === "failed") {
     return WeftError.isInstance(outcome.error) && outcome.error.code === "nothing_to_continue";
   }
@@ -141,13 +153,22 @@ function neverCheckpointed(parts: TurnParts, turn: Turn, outcome: ProtocolResult
  * the conversation does not (the agent died after the run's checkpoint and before the session was
  * written) are added to it in the run's order, and shown to the editor.
  */
-async function recover(parts: TurnParts, turn: Turn, state: unknown): Promise<void> {
+/** What recovering the end of a turn works with. */
+interface Recovering {
+  session: Pick<StoredSession, "id" | "record" | "addMessages" | "replaceMessagesFrom">;
+  transcript: Pick<Transcript, "take">;
+  updates: Pick<UpdateSink, "send">;
+  view: UpdateContext;
+  logger: Logger;
+}
+
+async function recover(parts: Recovering, turn: Turn, state: unknown): Promise<void> {
   const { session, transcript, updates, view, logger } = parts;
-  const history = session.record.history;
-  if (history[turn.start]?.id !== turn.record.user.id) {
+  if (session.record.history[turn.start]?.id !== turn.record.user.id) {
     return;
   }
-  history.push(...transcript.take(true));
+  session.addMessages(transcript.take(true));
+  const history = session.record.history;
   const fromRun = turnMessagesOf(state, turn.record.user.id);
   if (!fromRun) {
     return;
@@ -161,7 +182,7 @@ async function recover(parts: TurnParts, turn: Turn, state: unknown): Promise<vo
   const runIds = new Set(fromRun.map((message) => message.id));
   const turnMessages = kept.every((message) => runIds.has(message.id)) ? fromRun : [...kept, ...missing];
   const shown = history.slice();
-  history.splice(turn.start + 1, kept.length, ...turnMessages);
+  session.replaceMessagesFrom(turn.start + 1, turnMessages);
   logger.info("Recovered the end of a turn from its run", { sessionId: session.id, messages: missing.length });
   for (const update of recoveredUpdates(shown, missing, view)) {
     await updates.send(update);
