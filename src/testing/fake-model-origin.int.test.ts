@@ -47,7 +47,7 @@ describe("the conformance check's model origin", () => {
     const response = await fetch(`${model.url}/v1/messages?beta=true`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ model: "m", max_tokens: 10, messages: [{ role: "user", content: "tok" }] }),
+      body: JSON.stringify({ model: "m", max_tokens: 1000, messages: [{ role: "user", content: "tok" }] }),
     });
     expect(response.status).toBe(200);
     expect(JSON.stringify(await response.json())).toContain("Served.");

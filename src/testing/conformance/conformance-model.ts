@@ -29,11 +29,17 @@ export interface ModelCall {
   tools: OfferedTool[];
   /** The whole request as JSON text, to look for what an earlier turn said. */
   raw: string;
+  /** The system or developer text, for telling a side call from a turn. */
+  system: string;
+  /** The request as the API's own JSON. */
+  body: Record<string, unknown>;
 }
 
 export type Plan = (call: ModelCall) => FakeReply | Promise<FakeReply>;
 
 export class ConformanceModel {
+  /** The agent's side calls (titles, summaries), each answered with a short neutral reply, never a scenario's. */
+  readonly sideCalls: Array<{ prompt: string; reason: string }> = [];
   private readonly held = new Set<() => void>();
   /** Called with each text chunk just before a server writes it. */
   onText: ((text: string) => void) | undefined;
@@ -61,7 +67,14 @@ export class ConformanceModel {
   static async start(): Promise<ConformanceModel> {
     const plans = new Map<string, Plan>();
     const holder: { model?: ConformanceModel } = {};
+    const turnCalls: ModelCall[] = [];
     const answer = async (call: ModelCall) => {
+      const side = sideCallReason(call, turnCalls);
+      if (side) {
+        holder.model?.sideCalls.push({ prompt: call.prompt, reason: side });
+        return sideReply(call);
+      }
+      turnCalls.push(call);
       const reply = await answerWith(plans, call);
       holder.model?.onActivity?.();
       return reply;
@@ -143,6 +156,40 @@ function answerWith(plans: ReadonlyMap<string, Plan>, call: ModelCall): FakeRepl
   return { text: "The conformance check has no reply scripted for this prompt." };
 }
 
+/**
+ * Why a request is an agent's side call rather than its turn's, or undefined when it is not one:
+ * it asks for a structured title or summary, its instructions ask for one, it allows only a few
+ * tokens, or it offers no tools where the turn it echoes offered some. Claude Code and Codex make
+ * such calls beside a turn, with the user's words in them, so the script must not answer them.
+ */
+export function sideCallReason(call: ModelCall, turnCalls: readonly ModelCall[]): string | undefined {
+  const body = call.body as { output_config?: { format?: unknown }; text?: { format?: unknown }; response_format?: { json_schema?: unknown } };
+  const formats = [body.output_config?.format, body.text?.format, body.response_format?.json_schema];
+  const asked = formats.flatMap((format) => Object.keys((format as { schema?: { properties?: object } } | undefined)?.schema?.properties ?? {}));
+  if (asked.some((name) => /^(title|summary)$/i.test(name))) {
+    return `its output schema asks for ${asked.join(", ")}`;
+  }
+  const instruction = /\b(generate|write|give|create|suggest)\b[^.]{0,40}\b(title|summary)\b|\bnaming (a|the|this) (coding )?(session|conversation)\b|\bsummari[sz]e (this|the) conversation\b/i;
+  // The start of the system text only: a coding agent's own long instructions may mention summaries.
+  const said = [call.system.slice(0, 300), call.prompt].find((text) => instruction.test(text));
+  if (said !== undefined) {
+    return `it asks for a title or a summary (${JSON.stringify(instruction.exec(said)?.[0])})`;
+  }
+  const limit = [call.body.max_tokens, call.body.max_output_tokens, call.body.max_completion_tokens].find((value) => typeof value === "number");
+  if (typeof limit === "number" && limit <= 64) {
+    return `it allows only ${limit} tokens`;
+  }
+  if (call.tools.length === 0 && call.toolResults === 0 && turnCalls.some((turn) => turn.prompt === call.prompt && turn.tools.length > 0)) {
+    return "it offers no tools where the turn with its prompt offered some";
+  }
+  return undefined;
+}
+
+/** A short neutral answer to a side call: a title where one is asked for as JSON. */
+function sideReply(call: ModelCall): FakeReply {
+  return { text: /\btitle\b/i.test(JSON.stringify([call.body.output_config, call.body.text, call.body.response_format])) ? JSON.stringify({ title: "Conformance check" }) : "Conformance check" };
+}
+
 function chatCall(request: ChatRequest): ModelCall {
   const messages = request.messages;
   const last = messages.map((message) => message.role).lastIndexOf("user");
@@ -151,6 +198,8 @@ function chatCall(request: ChatRequest): ModelCall {
     toolResults: messages.slice(last + 1).filter((message) => message.role === "tool").length,
     tools: (request.tools ?? []).map((tool) => tool.function),
     raw: JSON.stringify(request),
+    system: messages.filter((message) => message.role === "system" || message.role === "developer").map((message) => contentText(message.content)).join("\n\n"),
+    body: request,
   };
 }
 
@@ -163,5 +212,7 @@ function normalCall(request: FakeModelRequest): ModelCall {
     toolResults: messages.slice(last + 1).filter((message) => message.role === "tool").length,
     tools: request.tools,
     raw: JSON.stringify(request.body),
+    system: request.system,
+    body: request.body,
   };
 }
