@@ -47,28 +47,45 @@ const initialize: Scenario = {
     if (init.protocolVersion !== 1) {
       fail(`asked for protocol version 1, the agent answered ${JSON.stringify(init.protocolVersion)}: this check (and the SDK) speak version 1`, line);
     }
-    // A version the agent cannot support is answered with the latest one it does, never echoed.
-    const probes = await Promise.all(
-      [99, 0].map(async (asked) => {
-        const probe = context.spawn();
-        const answer = await probe.initialize(asked);
-        return { asked, answered: answer.protocolVersion as unknown, line: probe.answers("initialize").at(-1)?.line };
-      }),
-    );
-    for (const { asked, answered, line: probeLine } of probes) {
-      if (!Number.isInteger(answered)) {
-        fail(`asked for protocol version ${asked}, the agent answered ${JSON.stringify(answered)}, not an integer`, probeLine);
-      }
-      if (answered === asked) {
-        fail(`asked for protocol version ${asked}, which does not exist, the agent echoed it back instead of answering the latest version it supports`, probeLine);
+    // Versions the agent cannot support, written past the SDK client (which refuses an answer it
+    // cannot speak). ACP's text: answer the latest version supported, never echo one that does
+    // not exist; the SDK 2.4 schema also allows -32022 with the supported versions for one that is
+    // too old. A version this check cannot speak itself (2, say) is the agent's right.
+    const latest: Array<{ answered: unknown; answer: WireLine }> = [];
+    for (const asked of [99, 0]) {
+      const probe = context.spawn();
+      const id = `conformance-version-${asked}`;
+      const answer = await rawExchange(probe, JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: asked, clientCapabilities: {}, clientInfo: { name: "weft-conformance-check", version: "1.0.0" } } }), id, `the answer to initialize with protocol version ${asked}`);
+      versionProblem(asked, answer);
+      if (!errorOf(answer)) {
+        latest.push({ answered: (answer.message?.result as { protocolVersion?: unknown }).protocolVersion, answer });
       }
     }
-    const [high, low] = probes;
+    const [high, low] = latest;
     if (high && low && high.answered !== low.answered) {
-      fail(`asked for versions 99 and 0, neither of which exists, the agent answered ${String(high.answered)} and ${String(low.answered)}: both must be the latest version it supports`, low.line);
+      fail(`asked for versions 99 and 0, neither of which exists, the agent answered ${String(high.answered)} and ${String(low.answered)}: both must be the latest version it supports`, low.answer);
     }
   },
 };
+
+/** Fails when `answer` is not a lawful answer to initialize with a version that does not exist. */
+function versionProblem(asked: number, answer: WireLine): void {
+  const error = errorOf(answer);
+  if (error) {
+    const supported = (error as { data?: { supported?: unknown } }).data?.supported;
+    if (asked === 0 && error.code === -32022 && Array.isArray(supported) && supported.length > 0 && supported.every((version) => Number.isInteger(version) && (version as number) > 0)) {
+      return;
+    }
+    fail(`asked for protocol version ${asked}, the agent answered error ${String(error.code)}: ACP asks for the latest version it supports${asked === 0 ? " (or, by the SDK's schema, -32022 with data.supported listing its versions)" : ""}`, answer);
+  }
+  const answered = (answer.message?.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+  if (!Number.isInteger(answered) || (answered as number) < 1) {
+    fail(`asked for protocol version ${asked}, the agent answered ${JSON.stringify(answered)}, not a protocol version`, answer);
+  }
+  if (answered === asked) {
+    fail(`asked for protocol version ${asked}, which does not exist, the agent echoed it back instead of answering the latest version it supports`, answer);
+  }
+}
 
 /** Writes `line` past the SDK client and returns the agent's answer to `id`. */
 async function rawExchange(run: AgentRun, line: string, id: string | null, what: string): Promise<WireLine> {
