@@ -8,7 +8,7 @@ import { messageText } from "../../graph/messages.js";
 import type { ProtocolResult, ProtocolRun } from "../../graph/protocol-graph.js";
 import { turnMessagesOf } from "./transcript.js";
 import { Turn, type TurnParts } from "./turn.js";
-import { recoveredUpdates } from "../mapping/updates.js";
+import { recoveredUpdates } from "../mapping/replay-updates.js";
 import { textChunk } from "../mapping/text-chunk.js";
 import { errorMessage } from "../../errors/error-message.js";
 
