@@ -56,7 +56,7 @@ export async function describeChange(
 }
 
 /** The text an edit makes of `before`: old_text replaced once (or everywhere), or why it cannot be. */
-export function replaced(path: string, before: string | undefined, oldText: string, newText: string, replaceAll: boolean | undefined): Change & { count?: number } {
+export function replaced(path: string, before: string | undefined, oldText: string, newText: string, replaceAll: boolean | undefined): Change & { count?: number | undefined } {
   if (before === undefined) {
     return { problem: `${path} does not exist; use write_file to create it.` };
   }

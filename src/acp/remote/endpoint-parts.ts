@@ -9,7 +9,7 @@ import type { HttpRequest } from "./listen-http.js";
 import type { OpenConnections } from "./open-connections.js";
 
 /** The agent side of one new connection, and the id the SDK gave the connection once it is known. */
-export type AgentSide = ReturnType<AgentFactory> & { opened: { id?: string } };
+export type AgentSide = ReturnType<AgentFactory> & { opened: { id?: string | undefined } };
 
 export interface EndpointParts {
   sdk: SdkServer;
