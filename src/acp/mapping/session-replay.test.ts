@@ -18,7 +18,7 @@ import type { Message } from "../../types/messages.js";
 import { MemoryAcpSessionStore, type AcpSessionRecord } from "../record/session-store.js";
 import { storeAcpSessions } from "../record/store-sessions.js";
 import { DEFAULT_CONTENT_LIMIT, guessToolKind, ToolCallIds } from "./tool-calls.js";
-import { replayUpdates } from "./updates.js";
+import { replayUpdates } from "./replay-updates.js";
 
 const temp = mkdtempSync(join(tmpdir(), "weft-replay-"));
 const cwd = "/project";

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../../graph/events.js";
 import type { Message } from "../../types/messages.js";
 import { ToolCallIds } from "./tool-calls.js";
-import { type AcpSessionUpdate, eventUpdates, replayUpdates, toolCallUpdate, type UpdateContext } from "./updates.js";
+import { replayUpdates } from "./replay-updates.js";
+import { type AcpSessionUpdate, eventUpdates, toolCallUpdate, type UpdateContext } from "./updates.js";
 
 const context = (contentLimit = 1000): UpdateContext => ({ cwd: "/project", ids: new ToolCallIds(), kind: (name) => (name === "read_file" ? "read" : "other"), contentLimit });
 const all = (events: RunEvent[], given = context()): AcpSessionUpdate[] => events.flatMap((event) => eventUpdates(event, given));

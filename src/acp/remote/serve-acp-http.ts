@@ -3,15 +3,11 @@
 // (a hook answers with the principal, or the request gets 401); a connection belongs to the
 // principal that opened it, and so does every session started in it, which no one else can find.
 // Sessions outlive connections: a turn goes on when its connection drops, and the next connection
-// that loads the session gets all of it.
-
-import { randomUUID } from "node:crypto";
-import type { IncomingMessage } from "node:http";
-import { constants as http2Constants, Http2ServerRequest, type Http2ServerResponse } from "node:http2";
-import type { Duplex } from "node:stream";
+// that loads the session gets all of it. This file puts the endpoint together: who calls is
+// caller.ts, the connections open now open-connections.ts, HTTP requests http-requests.ts and
+// WebSocket upgrades websocket-upgrades.ts.
 
 import type { Stream } from "@agentclientprotocol/sdk";
-import { createNodeWebSocketUpgradeHandler } from "@agentclientprotocol/sdk/experimental/node";
 import { AcpServer as SdkServer, type ConnectionLimits } from "@agentclientprotocol/sdk/experimental/server";
 
 import { silentLogger } from "../../types/logger.js";
@@ -21,13 +17,15 @@ import { AcpAgent } from "../server/acp-agent.js";
 import type { AcpOptions } from "../server/acp-options.js";
 import type { AcpConfigValues } from "../surface/config-options.js";
 import type { AcpCommand } from "../surface/slash-commands.js";
-import { acpRequestListener } from "./acp-request-listener.js";
 import type { AcpHttpAuthenticate } from "./auth/acp-http-authenticate.js";
 import { BodyBudget, type BodyBudgetLimits } from "./body-budget.js";
-import { checkOrigin } from "./auth/check-origin.js";
-import { HttpRefusal } from "./auth/http-refusal.js";
-import type { HttpHandlers, HttpRequest, HttpResponse } from "./listen-http.js";
+import { ANONYMOUS, whoCalls } from "./caller.js";
+import type { AgentSide, EndpointParts } from "./endpoint-parts.js";
+import { httpRequests } from "./http-requests.js";
+import type { HttpHandlers } from "./listen-http.js";
+import { OpenConnections } from "./open-connections.js";
 import { limitRequestsInFlight, type RequestsInFlightLimits } from "./requests-in-flight.js";
+import { webSocketUpgrades } from "./websocket-upgrades.js";
 
 /** How `serveAcpHttp()` takes requests: who may call, from where, and what a connection may hold. */
 export interface AcpHttpOptions {
@@ -94,14 +92,6 @@ export const REMOTE_CONNECTION_LIMITS: Required<ConnectionLimits> = {
   maxIdLength: 256,
 };
 
-const ANONYMOUS: Principal = { id: "anonymous" };
-
-/**
- * The header this server puts on each request it has let in, naming the principal it found for
- * it; whatever a client sent under that name is overwritten.
- */
-const PRINCIPAL_TICKET = "x-weft-principal-ticket";
-
 /**
  * Serves a graph to remote ACP clients. Put its handlers on a server of your own, or on
  * `listenHttp()`, which takes HTTP/1.1, WebSocket and HTTP/2 on one port:
@@ -120,28 +110,13 @@ export function serveAcpHttp(graph: ProtocolGraph, http: AcpHttpOptions = {}, op
     roots: (principal) => (typeof roots === "function" ? roots(principal ?? ANONYMOUS) : roots),
   });
   const sdk = new SdkServer({ ...REMOTE_CONNECTION_LIMITS, ...http.limits, createAgent: () => connector(ANONYMOUS) });
-  const maxRequestBodyBytes = http.maxRequestBodyBytes ?? 16 * 1024 * 1024;
-  const budget = new BodyBudget(http.bodyBudget);
-  /**
-   * The connections open now, by their Acp-Connection-Id: whose, over which transport, and (for
-   * Streamable HTTP) when last used. An id not here, or not the caller's, names no connection.
-   */
-  const connections = new Map<string, { owner: string; transport: "http" | "websocket"; lastSeen: number; streams: number }>();
-  const idleMs = http.idleConnectionMs ?? 120_000;
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const [id, connection] of connections) {
-      if (connection.transport === "http" && connection.streams === 0 && now - connection.lastSeen > idleMs) {
-        connections.delete(id);
-        logger.info("Closing an idle connection", { connectionId: id, owner: connection.owner });
-        void sdk.handleRequest(new Request(`http://localhost${endpoint}`, { method: "DELETE", headers: { "acp-connection-id": id } })).catch(() => undefined);
-      }
-    }
-  }, Math.max(10, Math.min(idleMs / 2, 10_000)));
-  sweep.unref();
+  const connections = new OpenConnections(http.idleConnectionMs ?? 120_000, (id, connection) => {
+    logger.info("Closing an idle connection", { connectionId: id, owner: connection.owner });
+    void sdk.handleRequest(new Request(`http://localhost${endpoint}`, { method: "DELETE", headers: { "acp-connection-id": id } })).catch(() => undefined);
+  });
 
   /** The agent side of one new connection, answering for `principal`. */
-  const connector = (principal: Principal) => {
+  const connector = (principal: Principal): AgentSide => {
     const opened: { id?: string } = {};
     return {
       opened,
@@ -149,7 +124,7 @@ export function serveAcpHttp(graph: ProtocolGraph, http: AcpHttpOptions = {}, op
         const connection = agent.connect(limitRequestsInFlight(stream, http.requests), { principal }, connectOptions);
         void connection.closed.then(() => {
           if (opened.id !== undefined) {
-            connections.delete(opened.id);
+            connections.forget(opened.id);
           }
         });
         return connection;
@@ -157,145 +132,23 @@ export function serveAcpHttp(graph: ProtocolGraph, http: AcpHttpOptions = {}, op
     };
   };
 
-  /** Who is calling, from the request's headers alone, or the answer that refuses them. */
-  const caller = async (request: Request): Promise<Principal | Response> => {
-    if (new URL(request.url).pathname !== endpoint) {
-      return new Response("Not found.", { status: 404 });
-    }
-    if (!checkOrigin(request, http.origins)) {
-      return new Response("This server does not take requests from that page.", { status: 403 });
-    }
-    if (!http.authenticate) {
-      return ANONYMOUS;
-    }
-    try {
-      return (await http.authenticate(request)) ?? new HttpRefusal(401, "This server needs credentials: a bearer token in the Authorization header.").toResponse();
-    } catch (error) {
-      if (HttpRefusal.isInstance(error)) {
-        return error.toResponse();
-      }
-      logger.error("Authenticating a request failed", { error: String(error) });
-      return new Response("Authentication failed.", { status: 500 });
-    }
+  const parts: EndpointParts = {
+    sdk,
+    connections,
+    connector,
+    caller: (request) => whoCalls(request, { endpoint, origins: http.origins, authenticate: http.authenticate, logger }),
+    maxRequestBodyBytes: http.maxRequestBodyBytes ?? 16 * 1024 * 1024,
+    logger,
   };
-
-  /** The principals of requests let in and not yet handed to the SDK, by the ticket their request carries. */
-  const tickets = new Map<string, Principal>();
-
-  // The SDK's Node adapter reads the body and writes the answer; in between, this sees the request
-  // first: whether the connection it names is the caller's, over Streamable HTTP.
-  const gate = {
-    handleRequest: async (request: Request): Promise<Response> => {
-      const ticket = request.headers.get(PRINCIPAL_TICKET) ?? "";
-      const principal = tickets.get(ticket);
-      tickets.delete(ticket);
-      if (!principal) {
-        return new Response("This request was not let in.", { status: 500 });
-      }
-      const connectionId = request.headers.get("acp-connection-id");
-      if (connectionId !== null) {
-        const connection = connections.get(connectionId);
-        // Someone else's connection, or a WebSocket's (which takes messages on its socket only),
-        // is answered as one that does not exist.
-        if (!connection || connection.owner !== principal.id || connection.transport !== "http") {
-          return new Response("Unknown Acp-Connection-Id", { status: 404 });
-        }
-        return inUse(connection, await sdk.handleRequest(request));
-      }
-      const made = connector(principal);
-      const response = await sdk.handleRequest(request, { createAgent: () => made });
-      const id = response.headers.get("acp-connection-id");
-      if (id !== null) {
-        made.opened.id = id;
-        connections.set(id, { owner: principal.id, transport: "http", lastSeen: Date.now(), streams: 0 });
-      }
-      return response;
-    },
-  };
-  const sdkRequest = acpRequestListener(gate as unknown as SdkServer, { maxRequestBodyBytes });
-
-  /**
-   * Checks the caller from the headers before a byte of the body is read: a refused request is
-   * answered and its connection closed (HTTP/1.1) or its stream reset (HTTP/2), its body never
-   * held. A request let in sets aside room for its body, then goes to the SDK's handler.
-   */
-  const admit = async (request: HttpRequest, response: HttpResponse): Promise<void> => {
-    const principal = await caller(headersOnly(request));
-    if (principal instanceof Response) {
-      await refuse(request, response, principal);
-      return;
-    }
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      const declared = Number(request.headers["content-length"]);
-      // A body over the limit is refused by the SDK unread; one of unknown length may grow to it.
-      const size = Number.isSafeInteger(declared) && declared >= 0 ? (declared > maxRequestBodyBytes ? 0 : declared) : maxRequestBodyBytes;
-      const release = budget.reserve(principal.id, size);
-      if (!release) {
-        logger.warn("Refused a request: too many bodies being read", { principal: principal.id, bytes: size });
-        await refuse(request, response, new Response("Too many request bodies are being read for you at once; try again shortly.", { status: 503, headers: { "retry-after": "1" } }));
-        return;
-      }
-      response.once("close", release);
-    }
-    const ticket = randomUUID();
-    tickets.set(ticket, principal);
-    response.once("close", () => tickets.delete(ticket));
-    request.headers[PRINCIPAL_TICKET] = ticket;
-    sdkRequest(request, response);
-  };
-  const handleRequest: HttpHandlers["request"] = (request, response) => {
-    admit(request, response).catch((error: unknown) => {
-      logger.error("A request failed before it was read", { error: String(error) });
-      if (!response.headersSent) {
-        response.statusCode = 500;
-      }
-      response.end();
-    });
-  };
-
-  let sockets: { WebSocketServer: new (options: { noServer: true; maxPayload: number }) => NodeWebSocketServer } | undefined;
-  let webSockets: NodeWebSocketServer | undefined;
-  const handleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    socket.on("error", () => socket.destroy());
-    void (async () => {
-      const principal = await caller(headersOnly(request));
-      if (principal instanceof Response) {
-        refuseUpgrade(socket, principal);
-        return;
-      }
-      sockets ??= (await import("ws")) as unknown as typeof sockets;
-      // Messages over the limit would close the connection as over its buffer anyway.
-      webSockets ??= new sockets!.WebSocketServer({ noServer: true, maxPayload: maxRequestBodyBytes });
-      const made = connector(principal);
-      const server = {
-        prepareWebSocketUpgrade: () => {
-          const upgrade = sdk.prepareWebSocketUpgrade({ createAgent: () => made });
-          const id = upgrade.connectionId;
-          made.opened.id = id;
-          connections.set(id, { owner: principal.id, transport: "websocket", lastSeen: Date.now(), streams: 0 });
-          return {
-            ...upgrade,
-            reject: () => {
-              connections.delete(id);
-              upgrade.reject();
-            },
-          };
-        },
-      };
-      createNodeWebSocketUpgradeHandler(server as unknown as SdkServer, webSockets)(request, socket, head);
-    })().catch((error: unknown) => {
-      logger.error("A WebSocket upgrade failed", { error: String(error) });
-      socket.destroy();
-    });
-  };
+  const upgrades = webSocketUpgrades(parts);
 
   return {
-    request: handleRequest,
-    upgrade: handleUpgrade,
+    request: httpRequests(parts, new BodyBudget(http.bodyBudget)),
+    upgrade: upgrades.upgrade,
     close: async () => {
-      clearInterval(sweep);
+      connections.stop();
       await sdk.close();
-      webSockets?.close();
+      upgrades.close();
       await agent.close();
     },
     setConfig: async (sessionId, values) => {
@@ -305,90 +158,4 @@ export function serveAcpHttp(graph: ProtocolGraph, http: AcpHttpOptions = {}, op
       agent.live(sessionId).commands.set(commands);
     },
   };
-}
-
-/** Marks a connection used now, and while `response` streams (an SSE stream stays open for as long as its client reads it). */
-function inUse(connection: { lastSeen: number; streams: number }, response: Response): Response {
-  connection.lastSeen = Date.now();
-  if (!response.body || !response.headers.get("content-type")?.startsWith("text/event-stream")) {
-    return response;
-  }
-  connection.streams++;
-  let open = true;
-  const ended = () => {
-    if (open) {
-      open = false;
-      connection.streams--;
-      connection.lastSeen = Date.now();
-    }
-  };
-  const reader = response.body.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    pull: async (controller) => {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          ended();
-          controller.close();
-        } else {
-          controller.enqueue(value);
-        }
-      } catch (error) {
-        ended();
-        controller.error(error);
-      }
-    },
-    cancel: (reason) => {
-      ended();
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
-/** The ws package's server, as far as the upgrade handler uses it. */
-type NodeWebSocketServer = Parameters<typeof createNodeWebSocketUpgradeHandler>[1] & { close(): void };
-
-/** A request as its headers alone tell it, for deciding who calls before the body is read. */
-function headersOnly(request: HttpRequest): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    // HTTP/2's pseudo-headers (`:path` …) are not header names a web Request takes.
-    if (name.startsWith(":") || name === PRINCIPAL_TICKET) {
-      continue;
-    }
-    if (typeof value === "string") {
-      headers.set(name, value);
-    } else if (Array.isArray(value)) {
-      headers.set(name, value.join(", "));
-    }
-  }
-  return new Request(new URL(request.url ?? "/", "http://localhost"), { headers });
-}
-
-/**
- * Answers a request with a refusal without reading its body: over HTTP/1.1 the connection then
- * closes (Node throws away what arrives meanwhile, and a client still sending a second later is
- * cut off); over HTTP/2 the stream is reset, which tells the client to stop sending.
- */
-async function refuse(request: HttpRequest, response: HttpResponse, answer: Response): Promise<void> {
-  const body = await answer.text();
-  response.statusCode = answer.status;
-  answer.headers.forEach((value, name) => response.setHeader(name, value));
-  if (request instanceof Http2ServerRequest) {
-    const stream = (response as Http2ServerResponse).stream;
-    response.end(body, () => stream.close(http2Constants.NGHTTP2_NO_ERROR));
-    return;
-  }
-  response.setHeader("connection", "close");
-  response.end(body, () => setTimeout(() => request.socket.destroy(), 1000).unref());
-}
-
-/** Answers an upgrade with a refusal, on the socket itself, and closes it. */
-function refuseUpgrade(socket: Duplex, response: Response): void {
-  const lines = [`HTTP/1.1 ${response.status} ${response.statusText || "Refused"}`, "Connection: close"];
-  response.headers.forEach((value, name) => lines.push(`${name}: ${value}`));
-  void response.text().then((body) => {
-    socket.end(`${lines.join("\r\n")}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-  });
 }

@@ -9,7 +9,7 @@ import type { AcpClientCapabilities } from "../editor-bridge.js";
 import { SessionNotFoundError } from "../errors/session-errors.js";
 import type { AcpSessionInfo } from "../record/session-store.js";
 import type { ConnectionLink } from "../session/session-clients.js";
-import type { LineSink } from "../wire/streams.js";
+import type { LineSink } from "../wire/line-writer.js";
 import { checkInRoots } from "./check-in-roots.js";
 
 /** How the agent is served: to one editor over stdio, or to many people remotely. */

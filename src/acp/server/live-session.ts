@@ -24,7 +24,7 @@ import { startTurn, type TurnOptions } from "../turn/turn.js";
 import { ended as endedWith, failed, type TurnEnd } from "../turn/turn-end.js";
 import { TurnQueue } from "../session/turn-queue.js";
 import type { UpdateSink } from "../session/update-sink.js";
-import { eachReplayUpdate } from "../mapping/updates.js";
+import { eachReplayUpdate } from "../mapping/replay-updates.js";
 import { errorMessage } from "../../errors/error-message.js";
 import type { SessionParts } from "./session-parts.js";
 

@@ -7,7 +7,7 @@
 import { type AgentContext, methods, type SendRequestOptions, type SessionNotification, type SessionUpdate } from "@agentclientprotocol/sdk";
 
 import type { AcpClientCapabilities } from "../editor-bridge.js";
-import type { LineSink } from "../wire/streams.js";
+import type { LineSink } from "../wire/line-writer.js";
 
 /** What a session's parts ask of the editor: notifications and requests, as the SDK sends them. */
 export type SessionClient = Pick<AgentContext, "request" | "notify">;

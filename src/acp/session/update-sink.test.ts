@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 
 import { sdkPair } from "../../../test/support/sdk-pair.js";
 import type { Logger } from "../../types/logger.js";
-import { OUTPUT_CHUNK_CHARS } from "../wire/streams.js";
+import { OUTPUT_CHUNK_CHARS } from "../wire/line-writer.js";
 import { UpdateSink, WRITE_WINDOW } from "./update-sink.js";
 
 function recordingLogger(): Logger & { lines: Array<{ level: string; message: string; fields: Record<string, unknown> | undefined }> } {

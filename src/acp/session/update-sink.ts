@@ -6,7 +6,7 @@ import { methods, type SessionNotification, type SessionUpdate } from "@agentcli
 
 import type { Logger } from "../../types/logger.js";
 import { messageLine } from "../wire/message-line.js";
-import { type LineSink, OUTPUT_CHUNK_CHARS } from "../wire/streams.js";
+import { type LineSink, OUTPUT_CHUNK_CHARS } from "../wire/line-writer.js";
 
 /** How many notifications may wait in the write queue before a turn waits for them. */
 export const WRITE_WINDOW = 256;

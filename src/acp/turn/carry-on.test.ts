@@ -11,7 +11,7 @@ import { WeftError } from "../../errors/weft-error.js";
 import type { ThreadInfo } from "../../graph/compiled-graph.js";
 import type { AssistantMessage, Message, UserMessage } from "../../types/messages.js";
 import { carryOnTurn } from "./carry-on.js";
-import { replayUpdates } from "../mapping/updates.js";
+import { replayUpdates } from "../mapping/replay-updates.js";
 import type { AcpSessionRecord, AcpTurnRecord } from "../record/session-store.js";
 
 const earlier: Message[] = [

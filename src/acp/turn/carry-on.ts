@@ -13,7 +13,7 @@ import type { StoredSession } from "../session/stored-session.js";
 import type { UpdateSink } from "../session/update-sink.js";
 import { type DriveInputs, Turn, type TurnSettings } from "./drive-turn.js";
 import type { Transcript } from "./transcript.js";
-import { recoveredUpdates } from "../mapping/updates.js";
+import { recoveredUpdates } from "../mapping/replay-updates.js";
 import { textChunk } from "../mapping/text-chunk.js";
 import { errorMessage } from "../../errors/error-message.js";
 

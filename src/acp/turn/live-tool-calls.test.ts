@@ -9,7 +9,8 @@ import type { Message } from "../../types/messages.js";
 import { LiveToolCalls } from "./live-tool-calls.js";
 import { ToolCallIds } from "../mapping/tool-calls.js";
 import { Transcript } from "./transcript.js";
-import { type AcpSessionUpdate, eventUpdates, replayUpdates, type UpdateContext } from "../mapping/updates.js";
+import { replayUpdates } from "../mapping/replay-updates.js";
+import { type AcpSessionUpdate, eventUpdates, type UpdateContext } from "../mapping/updates.js";
 
 const context = (): UpdateContext => ({ cwd: "/project", ids: new ToolCallIds(), kind: (name) => (name === "edit_file" ? "edit" : "other"), contentLimit: 1000 });
 

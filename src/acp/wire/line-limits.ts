@@ -2,6 +2,10 @@
 // length, and how deeply its arrays and objects nest. A line over either limit is neither parsed nor
 // kept: the scan goes on to the next newline in constant memory, noting only what the line's top
 // level says (its `jsonrpc`, `id` and `method`), so that the line can still be answered.
+//
+// It is one file, longer than the others, because it is one job: LineScanner is a single state
+// machine over the bytes of a line, and its states, the byte codes and the top-level fields it
+// notes change together. Split, each piece would need the others' private state to read.
 
 /** How long and how deeply nested one line of input may be. */
 export interface LineLimits {

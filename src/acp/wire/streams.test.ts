@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 
 import { lineSplitter } from "../../../test/support/lines.js";
 import type { Logger } from "../../types/logger.js";
-import { OUTPUT_BUFFER_BYTES, OUTPUT_CHUNK_CHARS, toSdkStream, type AcpStreams, type AcpWireOptions } from "./streams.js";
+import { OUTPUT_BUFFER_BYTES, OUTPUT_CHUNK_CHARS } from "./line-writer.js";
+import { toSdkStream, type AcpStreams, type AcpWireOptions } from "./streams.js";
 
 type Json = Record<string, unknown>;
 
