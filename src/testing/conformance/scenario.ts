@@ -25,8 +25,19 @@ export interface ScenarioContext {
   readonly agentLines: ReadonlyArray<{ line: WireLine; run: AgentRun }>;
 }
 
+/**
+ * Which part of ACP a scenario checks: `core`, what every v1 agent must do; `session`, the
+ * late-2026 session surface (config options, commands, usage, titles, forms, notices, listing,
+ * closing), each gated on the capability that makes it apply; `product`, what good agents do that
+ * ACP does not require (carrying on a cut turn, say), whose failures are notes, not faults.
+ */
+export type Tier = "core" | "session" | "product";
+
+export const TIERS: readonly Tier[] = ["core", "session", "product"];
+
 export interface Scenario {
   id: string;
+  tier: Tier;
   run(context: ScenarioContext): Promise<void>;
 }
 

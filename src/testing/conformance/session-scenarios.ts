@@ -19,6 +19,7 @@ const MEET_MS = 2_000;
 
 const concurrentSessions: Scenario = {
   id: "concurrent-sessions",
+  tier: "core",
   async run(context) {
     const { run } = await context.start();
     const first = await run.newSession(context.project);
@@ -101,6 +102,7 @@ function expectTurn(replayed: ReadonlyArray<{ line: WireLine; update: Record<str
 
 const replay: Scenario = {
   id: "replay",
+  tier: "core",
   async run(context) {
     const { run, sessionId, calls } = await loadableSession(context);
     writeFileSync(join(context.project, "conformance-replay.txt"), "A file to read in a turn that is replayed.\n");
@@ -142,6 +144,7 @@ const replay: Scenario = {
 
 const restart: Scenario = {
   id: "restart",
+  tier: "core",
   async run(context) {
     const { run, sessionId, calls } = await loadableSession(context);
     const word = `quince-${context.token}`;
@@ -168,6 +171,7 @@ const restart: Scenario = {
 
 const crashRecovery: Scenario = {
   id: "crash-recovery",
+  tier: "product",
   async run(context) {
     const { run, sessionId, calls } = await loadableSession(context);
     context.model.plan(context.token, (call) => {
@@ -214,6 +218,7 @@ async function settle(promise: Promise<unknown>): Promise<void> {
 
 const capabilities: Scenario = {
   id: "capabilities",
+  tier: "core",
   async run(context: ScenarioContext) {
     const { run, init } = await context.start();
     const advertised = init.agentCapabilities?.sessionCapabilities ?? {};
@@ -267,6 +272,7 @@ function gateProblem(line: WireLine): string | undefined {
 
 const schema: Scenario = {
   id: "schema",
+  tier: "core",
   async run(context) {
     // A turn of its own, with a tool call where the agent offers a read tool, so that there is
     // something to check even when this scenario runs alone. A bad line explains more than the

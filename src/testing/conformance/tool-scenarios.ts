@@ -55,6 +55,7 @@ function written(context: ScenarioContext): boolean {
 
 const toolCalls: Scenario = {
   id: "tool-calls",
+  tier: "core",
   async run(context) {
     const { run } = await context.start();
     const sessionId = await run.newSession(context.project);
@@ -161,6 +162,7 @@ async function permissionTurnChoosing(context: ScenarioContext, choice: "allow" 
 
 const permissionAllow: Scenario = {
   id: "permission-allow",
+  tier: "core",
   async run(context) {
     const turn = await permissionTurnChoosing(context, "allow");
     if (!written(context)) {
@@ -184,6 +186,7 @@ function notRun(context: ScenarioContext, turn: Awaited<ReturnType<typeof permis
 
 const permissionReject: Scenario = {
   id: "permission-reject",
+  tier: "core",
   async run(context) {
     const turn = await permissionTurnChoosing(context, "reject");
     notRun(context, turn, "the editor rejected the write");
@@ -192,6 +195,7 @@ const permissionReject: Scenario = {
 
 const permissionError: Scenario = {
   id: "permission-error",
+  tier: "core",
   async run(context) {
     const turn = await permissionTurn(context, async () => {
       throw new acp.RequestError(-32603, "The conformance check failed this permission request on purpose.");
@@ -223,6 +227,7 @@ function sendPrompt(run: AgentRun, sessionId: string, text: string): Promise<{ s
 
 const cancelStreaming: Scenario = {
   id: "cancel-streaming",
+  tier: "core",
   async run(context) {
     const { run } = await context.start();
     const sessionId = await run.newSession(context.project);
@@ -259,6 +264,7 @@ const cancelStreaming: Scenario = {
 
 const cancelPermission: Scenario = {
   id: "cancel-permission",
+  tier: "core",
   async run(context) {
     // The editor cancels the turn while the agent waits for permission, then answers the request
     // `cancelled`, as ACP asks of an editor.

@@ -36,6 +36,7 @@ export function calledModel(calls: number, run: AgentRun): void {
 
 const initialize: Scenario = {
   id: "initialize",
+  tier: "core",
   async run(context) {
     const run = context.spawn();
     const init = await run.initialize(1);
@@ -106,6 +107,7 @@ function expectError(answer: WireLine, code: number | undefined, what: string): 
 
 const badInput: Scenario = {
   id: "bad-input",
+  tier: "core",
   async run(context) {
     const { run } = await context.start();
     expectError(await rawExchange(run, '{"jsonrpc":"2.0","id":"conformance-broken",', null, "an answer to a line that is not JSON (a -32700 Parse error with id null)"), -32700, "a line that is not JSON");
@@ -127,6 +129,7 @@ const REPLY = ["Streaming one, ", "streaming two, ", "streaming three."];
 
 const streaming: Scenario = {
   id: "streaming",
+  tier: "core",
   async run(context) {
     const { run } = await context.start();
     const sessionId = await run.newSession(context.project);
@@ -174,6 +177,7 @@ function checkAfterAnswer(run: AgentRun, sessionId: string, answer: WireLine): v
 
 const answerOrder: Scenario = {
   id: "answer-order",
+  tier: "core",
   async run(context) {
     const { run } = await context.start();
     const sessionId = await run.newSession(context.project);
@@ -192,6 +196,7 @@ const answerOrder: Scenario = {
 
 const history: Scenario = {
   id: "history",
+  tier: "core",
   async run(context: ScenarioContext) {
     const { run } = await context.start();
     const sessionId = await run.newSession(context.project);
