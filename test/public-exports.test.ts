@@ -254,8 +254,8 @@ const surfaces: Record<string, Surface> = {
     types: ["FromLangGraphOptions", "LangGraphLike", "ResumeValue", "StateSnapshotLike", "WeftCheckpointSaverOptions", "WeftRunContext"],
   },
   "./testing": {
-    values: ["FakeMessagesServer", "FakeModelServer", "FakeResponsesServer", "ScriptedModel", "SCENARIO_IDS", "checkAcpAgent", "expectAcpAgentToConform", "formatReport"],
-    types: ["CheckAcpAgentOptions", "CheckReport", "ScenarioResult", "ChatRequest", "FakeModelMessage", "FakeModelOptions", "FakeModelRequest", "FakeModelServerOptions", "FakeModelToolCall", "FakeReply", "FakeScript", "FakeScriptFor", "Script", "ScriptedReply"],
+    values: ["FakeMessagesServer", "FakeModelServer", "FakeResponsesServer", "ScriptedModel", "SCENARIO_IDS", "SCENARIO_TIERS", "checkAcpAgent", "expectAcpAgentToConform", "formatReport", "formatResult", "formatSummary"],
+    types: ["CheckAcpAgentOptions", "CheckReport", "ScenarioResult", "Tier", "ChatRequest", "FakeModelMessage", "FakeModelOptions", "FakeModelRequest", "FakeModelServerOptions", "FakeModelToolCall", "FakeReply", "FakeScript", "FakeScriptFor", "Script", "ScriptedReply"],
   },
 };
 

@@ -106,15 +106,15 @@ weft check options:
                              HOME, XDG_STATE_HOME and XDG_CONFIG_HOME. In a value, {model} is
                              the origin, {model_v1} <origin>/v1, {home} the private directory
                              and {project} the scenario's project.
-  --scenario <id>            Run only this scenario (may be repeated). The scenarios:
-                             initialize, bad-input, streaming, answer-order, history,
-                             tool-calls, permission-allow, permission-reject,
-                             permission-error, cancel-streaming, cancel-permission,
-                             concurrent-sessions, replay, restart, crash-recovery,
-                             capabilities, schema
+  --only <id,…>              Run only these scenarios (may be repeated; --scenario <id> too).
+  --tier <tier,…>            Run only the scenarios of these tiers: core (what every ACP agent
+                             must do), session (the late-2026 session surface) and product
+                             (what ACP does not require: their misses are notes, not failures).
+  --list                     Print the scenarios with their tiers, and exit.
   --timeout <seconds>        How long any one wait for the agent may take. Default: 20.
   --json                     Print the report as JSON instead of text.
-  Exit codes: 0 every scenario passed or was skipped, 1 one failed, 2 bad usage.
+  Exit codes: 0 every scenario passed, was skipped or noted, 1 one failed (or the agent could
+  not start or answer initialize: one failure, with its stderr), 2 bad usage.
 
 weft chat exit codes (one-shot runs):
   0 the turn ended normally        4 the agent refused            7 cancelled (Ctrl-C)
@@ -286,7 +286,16 @@ async function serve(args: string[]): Promise<number> {
 async function check(args: string[]): Promise<number> {
   const flags = parseFlags({
     args,
-    options: { json: { type: "boolean" }, env: { type: "string", multiple: true }, scenario: { type: "string", multiple: true }, timeout: { type: "string" }, help: { type: "boolean", short: "h" } },
+    options: {
+      json: { type: "boolean" },
+      env: { type: "string", multiple: true },
+      scenario: { type: "string", multiple: true },
+      only: { type: "string", multiple: true },
+      tier: { type: "string", multiple: true },
+      list: { type: "boolean" },
+      timeout: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
     allowPositionals: true,
   });
   if (!flags) {

@@ -32,8 +32,9 @@ describe("weft check", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     for (const id of SCENARIO_IDS) {
-      expect(result.stdout).toMatch(new RegExp(`^  pass  ${id}$`, "m"));
+      expect(result.stdout).toMatch(new RegExp(`^  pass  ${id} +(core|session|product) +\\d+\\.\\d s$`, "m"));
     }
+    expect(result.stdout).toMatch(/^ {2}tier +passed +failed +skipped +noted\n {2}core +\d+ +0 +0 +0$/m);
     expect(result.stdout).toContain(`${SCENARIO_IDS.length} passed, 0 failed, 0 skipped`);
   });
 
@@ -48,19 +49,56 @@ describe("weft check", () => {
     expect(report).toMatchObject({ passed: 2, failed: 0, skipped: 0 });
   });
 
-  it("exits 1 and quotes the wire line when the agent writes a line that is not ACP", { timeout: 120_000 }, async () => {
+  it("exits 1 with one failure, quoting the line, when the agent writes a line that is not ACP and never answers initialize", { timeout: 120_000 }, async () => {
     const agent = `process.stdout.write("hello from a stray console.log\\n"); setInterval(() => {}, 1000); process.stdin.on("end", () => process.exit(0)); process.stdin.resume();`;
-    const result = await weftCheck(["--scenario", "schema", "--timeout", "2", "--", process.execPath, "-e", agent]);
+    const result = await weftCheck(["--timeout", "2", "--", process.execPath, "-e", agent]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain("FAIL  schema");
-    expect(result.stdout).toContain("not JSON");
+    expect(result.stdout.match(/FAIL/g)).toEqual(["FAIL"]);
+    expect(result.stdout).toContain("FAIL  start");
+    expect(result.stdout).toContain("timed out after 2 s waiting for the answer to initialize");
     expect(result.stdout).toContain("wire line: hello from a stray console.log");
     expect(result.stdout).toContain("0 passed, 1 failed, 0 skipped");
+  });
+
+  it("exits 1 with one failure and the end of its stderr when the agent cannot start", { timeout: 120_000 }, async () => {
+    const agent = `process.stderr.write("missing config: set MY_AGENT_KEY\\n"); process.exit(3);`;
+    const result = await weftCheck(["--", process.execPath, "-e", agent]);
+    expect(result.code).toBe(1);
+    expect(result.stdout.match(/FAIL/g)).toEqual(["FAIL"]);
+    expect(result.stdout).toContain("FAIL  start");
+    expect(result.stdout).toContain("exited with code 3 before answering initialize");
+    expect(result.stdout).toContain("missing config: set MY_AGENT_KEY");
+  });
+
+  it("still quotes the line that is not ACP in the scenario that meets it, once the agent answers initialize", { timeout: 120_000 }, async () => {
+    const agent = [
+      `const rl = require("node:readline").createInterface({ input: process.stdin });`,
+      `rl.on("line", (text) => { const m = JSON.parse(text); if (m.method === "initialize") { process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [] } }) + "\\n"); } else { process.stdout.write("hello from a stray console.log\\n"); } });`,
+      `rl.on("close", () => process.exit(0));`,
+    ].join(" ");
+    const result = await weftCheck(["--only", "schema", "--timeout", "2", "--", process.execPath, "-e", agent]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("FAIL  schema");
+    expect(result.stdout).toContain("wire line: hello from a stray console.log");
+  });
+
+  it("runs the scenarios of the tiers asked for, and lists them all with --list", { timeout: 120_000 }, async () => {
+    const list = await weftCheck(["--list"]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^core +initialize$/m);
+    expect(list.stdout).toMatch(/^product +crash-recovery$/m);
+    const result = await weftCheck(["--json", "--tier", "product", "--", process.execPath, weftBin, "acp"]);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as CheckReport;
+    expect(report.results.map((scenario) => scenario.tier)).toEqual(report.results.map(() => "product"));
+    expect(report.results.map((scenario) => scenario.id)).toContain("crash-recovery");
   });
 
   it.each([
     [[], "check needs the agent's command after --"],
     [["--scenario", "nope", "--", "node"], 'unknown scenario "nope"'],
+    [["--only", "initialize,nope", "--", "node"], 'unknown scenario "nope"'],
+    [["--tier", "extra", "--", "node"], 'unknown tier "extra"; the tiers are core, session, product'],
     [["--env", "NOEQUALS", "--", "node"], '--env takes NAME=value, not "NOEQUALS"'],
     [["--timeout", "soon", "--", "node"], "--timeout takes a number of seconds"],
     [["--bogus", "--", "node"], "Unknown option '--bogus'"],

@@ -111,10 +111,14 @@ export class AgentRun {
     try {
       return await this.within(request, `the answer to ${method}`);
     } catch (error) {
-      if (error instanceof WaitTimeout || this.running) {
+      if (error instanceof WaitTimeout) {
         throw error;
       }
-      const exit = await this.exited;
+      // The connection closes as the agent exits: give the exit a moment to be seen.
+      const exit = await Promise.race([this.exited, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1000).unref())]);
+      if (!exit) {
+        throw error;
+      }
       const how = exit.signal ? `was killed by ${exit.signal}` : exit.code === null ? "could not be started" : `exited with code ${exit.code}`;
       throw new Error(`the agent ${how} before answering ${method}.${this.stderrTail()}`, { cause: error });
     }

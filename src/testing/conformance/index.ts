@@ -1,3 +1,16 @@
 // The ACP conformance kit: check any ACP agent, weft's or not, the way weft checks itself.
 
-export { checkAcpAgent, type CheckAcpAgentOptions, type CheckReport, expectAcpAgentToConform, formatReport, SCENARIO_IDS, type ScenarioResult } from "./check-acp-agent.js";
+export {
+  checkAcpAgent,
+  type CheckAcpAgentOptions,
+  type CheckReport,
+  expectAcpAgentToConform,
+  formatReport,
+  formatResult,
+  formatSummary,
+  reportHeading,
+  SCENARIO_IDS,
+  SCENARIO_TIERS,
+  type ScenarioResult,
+} from "./check-acp-agent.js";
+export { type Tier, TIERS } from "./scenario.js";
