@@ -12,6 +12,7 @@ import { createHttpStream } from "@agentclientprotocol/sdk/experimental/http-cli
 import { afterEach, describe, expect, it } from "vitest";
 
 import { AgentProcess, repoRoot } from "../test/support/agent-process.js";
+import { textClient } from "../test/support/text-client.js";
 import { FakeModelServer } from "../src/testing/fake-model-server.js";
 
 const running: AgentProcess[] = [];
@@ -172,15 +173,7 @@ describe("examples", () => {
       });
       const refused = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
       expect(refused.status).toBe(401);
-      const replies: string[] = [];
-      const connection = acp
-        .client({ name: "example-test" })
-        .onNotification(acp.methods.client.session.update, ({ params }) => {
-          if (params.update.sessionUpdate === "agent_message_chunk" && params.update.content.type === "text") {
-            replies.push(params.update.content.text);
-          }
-        })
-        .connect(createHttpStream(url, { headers: { authorization: "Bearer sesame" } }));
+      const { connection, replies } = textClient("example-test", createHttpStream(url, { headers: { authorization: "Bearer sesame" } }));
       await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
       const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
       const end = await connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "hi" }] });

@@ -33,10 +33,17 @@ const answering: FakeScript = (request) => {
 };
 
 describe.each(storesUnderTest(() => temp))("crash windows on $name", ({ skip, spec }) => {
-  const start = (model: FakeModelServer, store: string, killAt?: string) => {
+  /** An initialized agent on `store`, which kills itself at `killAt` when given. */
+  const start = async (model: FakeModelServer, store: string, killAt?: string) => {
     const agent = AgentProcess.start({ fixture: "session-agent.ts", env: { FAKE_MODEL_URL: model.url, WEFT_TEST_STORE: store, ...(killAt ? { WEFT_TEST_KILL_AT: killAt } : {}) } });
     agents.push(agent);
+    await agent.initialize();
     return agent;
+  };
+  /** Prompts an agent that kills itself in the turn: the prompt fails and the agent dies of SIGKILL. */
+  const killedBy = async (agent: AgentProcess, sessionId: string, prompt: string) => {
+    await expect(agent.prompt(sessionId, prompt)).rejects.toThrow();
+    expect(await agent.exited).toMatchObject({ signal: "SIGKILL" });
   };
   const setUp = async (script: FakeScript) => {
     const store = spec();
@@ -50,14 +57,11 @@ describe.each(storesUnderTest(() => temp))("crash windows on $name", ({ skip, sp
 
   it.skipIf(skip !== undefined)(`replays a reply whose final step was checkpointed before the session was written${reason}`, async () => {
     const { store, model } = await setUp(answering);
-    const first = start(model, store, "final-checkpoint");
-    await first.initialize();
+    const first = await start(model, store, "final-checkpoint");
     const sessionId = await first.newSession(temp);
-    await expect(first.prompt(sessionId, "what is the answer?")).rejects.toThrow();
-    expect(await first.exited).toMatchObject({ signal: "SIGKILL" });
+    await killedBy(first, sessionId, "what is the answer?");
 
-    const second = start(model, store);
-    await second.initialize();
+    const second = await start(model, store);
     await load(second, sessionId);
     expect(second.updatesOf(sessionId)[0]).toMatchObject({ sessionUpdate: "user_message_chunk", content: { type: "text", text: "what is the answer?" } });
     expect(second.textOf(sessionId)).toBe("The answer is 42.");
@@ -68,8 +72,7 @@ describe.each(storesUnderTest(() => temp))("crash windows on $name", ({ skip, sp
     expect(conversation(model.requests[1])).toEqual(["system:You are a test agent.", "user:what is the answer?", "assistant:The answer is 42.", "user:thanks"]);
 
     // And a third process sees the conversation whole, once.
-    const third = start(model, store);
-    await third.initialize();
+    const third = await start(model, store);
     await load(third, sessionId);
     expect(third.textOf(sessionId)).toBe("The answer is 42.Noted.");
   });
@@ -78,14 +81,11 @@ describe.each(storesUnderTest(() => temp))("crash windows on $name", ({ skip, sp
     const { store, model } = await setUp((request, index) =>
       index === 0 ? { toolCalls: [{ name: "add", arguments: { a: 20, b: 22 }, id: "sum" }] } : { text: request.messages.at(-1)?.role === "tool" ? "It is 42." : "Noted." },
     );
-    const first = start(model, store, "final-checkpoint");
-    await first.initialize();
+    const first = await start(model, store, "final-checkpoint");
     const sessionId = await first.newSession(temp);
-    await expect(first.prompt(sessionId, "add 20 and 22")).rejects.toThrow();
-    expect(await first.exited).toMatchObject({ signal: "SIGKILL" });
+    await killedBy(first, sessionId, "add 20 and 22");
 
-    const second = start(model, store);
-    await second.initialize();
+    const second = await start(model, store);
     await load(second, sessionId);
     // What the editor shows: each tool call once, as its last update left it. Whether the agent
     // died before or after it wrote the call to the session, the call shows once, completed.
@@ -104,17 +104,14 @@ describe.each(storesUnderTest(() => temp))("crash windows on $name", ({ skip, sp
     ["after a later turn's run claimed the thread, before its first step", "claim:2", true],
   ] as const)(`carries on a turn killed %s${reason}`, async (_what, killAt, earlier) => {
     const { store, model } = await setUp(answering);
-    const first = start(model, store, killAt);
-    await first.initialize();
+    const first = await start(model, store, killAt);
     const sessionId = await first.newSession(temp);
     if (earlier) {
       expect((await first.prompt(sessionId, "hello")).stopReason).toBe("end_turn");
     }
-    await expect(first.prompt(sessionId, "what is the answer?")).rejects.toThrow();
-    expect(await first.exited).toMatchObject({ signal: "SIGKILL" });
+    await killedBy(first, sessionId, "what is the answer?");
 
-    const second = start(model, store);
-    await second.initialize();
+    const second = await start(model, store);
     await load(second, sessionId);
     expect(second.textOf(sessionId)).toBe(`${earlier ? "Noted." : ""}The answer is 42.`);
     expect((await second.prompt(sessionId, "thanks")).stopReason).toBe("end_turn");

@@ -10,7 +10,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 
 import { AgentProcess } from "../../test/support/agent-process.js";
-import { restartHarness } from "../../test/support/restart-harness.js";
+import { killedMidStory, killHard, restartHarness, stallingStory } from "../../test/support/restart-harness.js";
 import { storesUnderTest } from "../../test/support/servers.js";
 import { FakeModelServer, type ChatRequest, type FakeScript } from "../testing/fake-model-server.js";
 
@@ -34,11 +34,6 @@ async function agentOn(store: string, server: FakeModelServer, capabilities: acp
   return agent;
 }
 
-async function kill(agent: AgentProcess): Promise<void> {
-  agent.child.kill("SIGKILL");
-  await agent.exited;
-}
-
 const load = (agent: AgentProcess, sessionId: string) => agent.agent.request(acp.methods.agent.session.load, { sessionId, cwd: temp, mcpServers: [] });
 
 describe.each(storesUnderTest(() => temp))("durable sessions on $name", ({ name, skip, spec }) => {
@@ -50,15 +45,8 @@ describe.each(storesUnderTest(() => temp))("durable sessions on $name", ({ name,
 
   it.skipIf(skip !== undefined)(`carries on a turn killed mid-stream (SIGKILL) after session/load${skip ? ` (skipped: ${skip})` : ""}`, async () => {
     const store = fresh();
-    const hang = new Promise<void>(() => undefined);
-    const server = await model((request, index) =>
-      index === 0 ? { text: ["Once ", "upon ", "a ", "time"], beforeChunk: (chunk) => (chunk === 3 ? hang : undefined) } : lastUserText(request).includes("another") ? { text: "More." } : { text: ["Once ", "upon ", "a ", "time, ", "the end."] },
-    );
-    const first = await agentOn(store, server);
-    const sessionId = await first.newSession(temp);
-    first.prompt(sessionId, "tell a story").catch(() => undefined);
-    await first.waitFor(() => first.textOf(sessionId) === "Once upon ", "the reply to start streaming");
-    await kill(first);
+    const server = await model(stallingStory((request) => lastUserText(request).includes("another")));
+    const sessionId = await killedMidStory(await agentOn(store, server), temp);
 
     const second = await agentOn(store, server);
     await load(second, sessionId);
@@ -81,7 +69,7 @@ describe.each(storesUnderTest(() => temp))("durable sessions on $name", ({ name,
     const sessionId = await first.newSession(temp);
     expect((await first.prompt(sessionId, "paint the shed")).stopReason).toBe("end_turn");
     expect(first.textOf(sessionId)).toBe("Which colour?");
-    await kill(first);
+    await killHard(first);
 
     const second = await agentOn(store, server);
     await load(second, sessionId);
@@ -102,7 +90,7 @@ describe.each(storesUnderTest(() => temp))("durable sessions on $name", ({ name,
     const sessionId = await first.newSession(temp);
     first.prompt(sessionId, "write a note").catch(() => undefined);
     await first.waitFor(() => first.permissions.length === 1, "the first permission request");
-    await kill(first);
+    await killHard(first);
     expect(existsSync(join(temp, note))).toBe(false);
 
     const second = await agentOn(store, server);
@@ -123,7 +111,7 @@ describe.each(storesUnderTest(() => temp))("durable sessions on $name", ({ name,
     const sessionId = await first.newSession(temp);
     first.prompt(sessionId, "paint the shed").catch(() => undefined);
     await first.waitFor(() => first.forms.length === 1, "the first form");
-    await kill(first);
+    await killHard(first);
 
     const second = await agentOn(store, server, forms);
     second.answerForm = () => ({ action: "accept", content: { colour: "green" } });

@@ -7,31 +7,34 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import { AgentProcess, stopAndCheck } from "../../test/support/agent-process.js";
-import { FakeModelServer, type FakeScript } from "../testing/fake-model-server.js";
+import type { AgentProcess } from "../../test/support/agent-process.js";
+import { startedAgents } from "../../test/support/started-agents.js";
+import type { FakeModelServer, FakeScript } from "../testing/fake-model-server.js";
 
-const agents: AgentProcess[] = [];
-const servers: FakeModelServer[] = [];
 let notes: string;
 
 beforeEach(async () => {
   notes = await mkdtemp(join(tmpdir(), "weft-notes-"));
 });
 
-afterEach(async () => {
-  expect(await stopAndCheck(agents, servers)).toEqual([]);
-  await rm(notes, { recursive: true, force: true });
-});
+const started = startedAgents(() => rm(notes, { recursive: true, force: true }));
 
 async function start(script: FakeScript = [], fixture = "agent.ts"): Promise<{ agent: AgentProcess; model: FakeModelServer }> {
-  const model = await FakeModelServer.start(script);
-  servers.push(model);
-  const agent = AgentProcess.start({ fixture, env: { FAKE_MODEL_URL: model.url, NOTES_DIR: notes } });
-  agents.push(agent);
-  await agent.initialize();
+  const model = await started.fakeModel(script);
+  const agent = await started.connect({ fixture, env: { FAKE_MODEL_URL: model.url, NOTES_DIR: notes } });
   return { agent, model };
+}
+
+/** What session/load replays of a session, without what the agent says about the session itself after the answer. */
+async function replayOf(agent: AgentProcess, sessionId: string): Promise<acp.SessionUpdate[]> {
+  const before = agent.updates.length;
+  await agent.agent.request(acp.methods.agent.session.load, { sessionId, cwd: notes, mcpServers: [] });
+  return agent.updates
+    .slice(before)
+    .map((notification) => notification.update)
+    .filter((update) => !["session_info_update", "usage_update", "available_commands_update"].includes(update.sessionUpdate));
 }
 
 const deferred = <T>() => {
@@ -154,13 +157,7 @@ describe("prompt turns", () => {
     expect(live[0]).toEqual({ sessionUpdate: "plan", entries: [{ content: "Think", priority: "high", status: "completed" }, { content: "Answer", priority: "medium", status: "in_progress" }] });
     expect(live.filter((update) => update.sessionUpdate === "tool_call")).toEqual([expect.objectContaining({ toolCallId: "look", kind: "search", status: "in_progress", locations: [{ path: join(notes, "README.md") }] })]);
     expect(agent.textOf(sessionId)).toBe("Hello from a graph.");
-    const before = agent.updates.length;
-    await agent.agent.request(acp.methods.agent.session.load, { sessionId, cwd: notes, mcpServers: [] });
-    // The replay, without what the agent says about the session itself after the answer.
-    const replayed = agent.updates
-      .slice(before)
-      .map((notification) => notification.update)
-      .filter((update) => !["session_info_update", "usage_update", "available_commands_update"].includes(update.sessionUpdate));
+    const replayed = await replayOf(agent, sessionId);
     // The same order the turn streamed in: the tool ran, then the text came.
     expect(replayed.map((update) => update.sessionUpdate)).toEqual(["user_message_chunk", "tool_call", "agent_message_chunk"]);
     expect(replayed[1]).toMatchObject({ toolCallId: "look", status: "completed", rawOutput: "nothing much" });
@@ -314,13 +311,7 @@ describe("session/load", () => {
     const { agent, model } = await start([{ toolCalls: [{ name: "add", arguments: { a: 1, b: 2 } }] }, { text: "It is 3." }, { text: "Still 3." }]);
     const sessionId = await agent.newSession(notes);
     await agent.prompt(sessionId, "1+2?");
-    const before = agent.updates.length;
-    await agent.agent.request(acp.methods.agent.session.load, { sessionId, cwd: notes, mcpServers: [] });
-    // The replay, without what the agent says about the session itself after the answer.
-    const replayed = agent.updates
-      .slice(before)
-      .map((notification) => notification.update)
-      .filter((update) => !["session_info_update", "usage_update", "available_commands_update"].includes(update.sessionUpdate));
+    const replayed = await replayOf(agent, sessionId);
     expect(replayed).toEqual([
       expect.objectContaining({ sessionUpdate: "user_message_chunk", content: { type: "text", text: "1+2?" } }),
       expect.objectContaining({ sessionUpdate: "tool_call", toolCallId: "call_1", status: "completed", rawInput: { a: 1, b: 2 }, rawOutput: 3 }),

@@ -163,85 +163,69 @@ async function outageMidTurn(store: string, goDown: () => Promise<void>, comeBac
   }
 }
 
+/** What an outage test does to a store: `goDown` cuts it off, `comeBack` brings it back. */
+type OutageScenario = (store: string, goDown: () => Promise<void>, comeBack: () => Promise<void>) => Promise<void>;
+
+/** Runs `scenario` against a Redis of its own on a free port, stopped to go down and started again to come back. */
+async function againstRedis(scenario: OutageScenario): Promise<void> {
+  const port = await freePort();
+  let redis = await startRedis(port);
+  try {
+    await scenario(
+      `redis://127.0.0.1:${port}`,
+      () => stopRedis(redis),
+      async () => {
+        redis = await startRedis(port);
+      },
+    );
+  } finally {
+    await stopRedis(redis).catch(() => undefined);
+  }
+}
+
+/** Runs `scenario` against a schema of its own in the test Postgres, through a proxy that cuts it off and lets it through again. */
+async function againstPostgresBehindProxy(scenario: OutageScenario): Promise<void> {
+  const target = new URL(postgresUrl as string);
+  const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+  await proxy.up();
+  const through = new URL(target);
+  through.port = String(proxy.port);
+  through.searchParams.set("schema", uniqueName("weft_test"));
+  try {
+    await scenario(
+      through.toString(),
+      () => proxy.down(),
+      () => proxy.up(),
+    );
+  } finally {
+    await proxy.down();
+    const direct = new URL(through);
+    direct.port = target.port || "5432";
+    await cleanUpStores([direct.toString()]);
+  }
+}
+
 describe.skipIf(skip !== undefined)(`a Redis that stops${skip ? ` (skipped: ${skip})` : ""}`, () => {
   it("answers a clear error while Redis is down, keeps running, and loses nothing once it is back", async () => {
-    const port = await freePort();
-    let redis = await startRedis(port);
-    try {
-      await throughOutage(
-        `redis://127.0.0.1:${port}`,
-        () => stopRedis(redis),
-        async () => {
-          redis = await startRedis(port);
-        },
-      );
-    } finally {
-      await stopRedis(redis).catch(() => undefined);
-    }
+    await againstRedis(throughOutage);
   });
 });
 
 describe.skipIf(skip !== undefined)(`a Redis that stops mid-turn${skip ? ` (skipped: ${skip})` : ""}`, () => {
   it("takes back the prompt that got the error, so sending it again makes no duplicate", async () => {
-    const port = await freePort();
-    let redis = await startRedis(port);
-    try {
-      await outageMidTurn(
-        `redis://127.0.0.1:${port}`,
-        () => stopRedis(redis),
-        async () => {
-          redis = await startRedis(port);
-        },
-      );
-    } finally {
-      await stopRedis(redis).catch(() => undefined);
-    }
+    await againstRedis(outageMidTurn);
   });
 });
 
 describe.skipIf(postgresSkip !== undefined)(`a Postgres cut off mid-turn${postgresSkip ? ` (skipped: ${postgresSkip})` : ""}`, () => {
   it("takes back the prompt that got the error, so sending it again makes no duplicate", async () => {
-    const target = new URL(postgresUrl as string);
-    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.up();
-    const through = new URL(target);
-    through.port = String(proxy.port);
-    through.searchParams.set("schema", uniqueName("weft_test"));
-    try {
-      await outageMidTurn(
-        through.toString(),
-        () => proxy.down(),
-        () => proxy.up(),
-      );
-    } finally {
-      await proxy.down();
-      const direct = new URL(through);
-      direct.port = target.port || "5432";
-      await cleanUpStores([direct.toString()]);
-    }
+    await againstPostgresBehindProxy(outageMidTurn);
   });
 });
 
 describe.skipIf(postgresSkip !== undefined)(`a Postgres that becomes unreachable${postgresSkip ? ` (skipped: ${postgresSkip})` : ""}`, () => {
   it("answers a clear error while the connection is cut, keeps running, and loses nothing once it is back", async () => {
-    const target = new URL(postgresUrl as string);
-    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.up();
-    const through = new URL(target);
-    through.port = String(proxy.port);
-    through.searchParams.set("schema", uniqueName("weft_test"));
-    try {
-      await throughOutage(
-        through.toString(),
-        () => proxy.down(),
-        () => proxy.up(),
-      );
-    } finally {
-      await proxy.down();
-      const direct = new URL(through);
-      direct.port = target.port || "5432";
-      await cleanUpStores([direct.toString()]);
-    }
+    await againstPostgresBehindProxy(throughOutage);
   });
 });
 

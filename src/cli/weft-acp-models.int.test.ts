@@ -3,7 +3,7 @@
 // from the picked model's window (known-models table, config file, WEFT_CONTEXT_WINDOW), titles from
 // the picked model, `weft setup` driven through stdin, and its offer as a terminal sign-in.
 
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -57,18 +57,6 @@ function weft(args: string[], env: Record<string, string | undefined>, input = "
 }
 
 /** `weft` without blocking this process, for a run that talks to a fake server of this test's. */
-function weftAsync(args: string[], env: Record<string, string | undefined>, input: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(repoRoot, "bin/weft.js"), ...args], {
-    env: { ...process.env, WEFT_MODEL: undefined, WEFT_MODELS: undefined, WEFT_BASE_URL: undefined, WEFT_API_KEY: undefined, XDG_STATE_HOME: harness.home, XDG_CONFIG_HOME: harness.configHome, ...env },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  child.stdin.end(input);
-  return new Promise((resolve) => child.on("close", (status) => resolve({ status, stdout, stderr })));
-}
-
 describe("weft acp's models", () => {
   it("offers the config file's models, switches between them mid-session, and keeps the choice across a restart", async () => {
     const server = await echoServer();
@@ -362,7 +350,7 @@ describe("weft acp's models", () => {
   it("weft setup, fed through stdin, writes the config and a key only its owner can read, and weft acp uses them", async () => {
     const server = await echoServer(["served-model"]);
     // Provider 4 (OpenAI-compatible), its base URL, the key, then the model (the server's listed one).
-    const result = await weftAsync(["setup"], {}, `4\n${server.url}\nsk-secret-123\n\n`);
+    const result = await harness.run(["setup"], {}, `4\n${server.url}\nsk-secret-123\n\n`);
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     expect(result.stdout).not.toContain("sk-secret-123");

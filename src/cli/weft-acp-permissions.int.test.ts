@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AgentProcess } from "../../test/support/agent-process.js";
 import { weftAcpHarness } from "../../test/support/weft-acp-harness.js";
 import { SqliteStore } from "../stores/sqlite/sqlite-store.js";
-import type { ChatRequest, FakeReply } from "../testing/fake-model-server.js";
+import type { ChatRequest, FakeModelServer, FakeReply } from "../testing/fake-model-server.js";
 
 const harness = weftAcpHarness();
 
@@ -69,12 +69,23 @@ async function command(agent: AgentProcess, sessionId: string, text: string): Pr
 /** The tool results the model was sent last. */
 const lastToolResult = (requests: readonly ChatRequest[]) => JSON.stringify(requests.at(-1)?.messages.filter((message) => message.role === "tool").at(-1)?.content ?? "");
 
+/** `weft acp` with `env`, initialized. */
+async function started(env: Record<string, string>): Promise<AgentProcess> {
+  const agent = harness.start(env);
+  await agent.initialize();
+  return agent;
+}
+
+/** `weft acp` over the `runsCommands` model, with a session open in the project. */
+async function projectSession(): Promise<{ fake: { model: FakeModelServer; env: Record<string, string> }; agent: AgentProcess; sessionId: string }> {
+  const fake = await harness.fakeModel(runsCommands);
+  const agent = await started(fake.env);
+  return { fake, agent, sessionId: await agent.newSession(project(harness.project)) };
+}
+
 describe("weft acp permission ledger", () => {
   it("an always answer for `npm test` covers that prefix, never another command or a compound one; /permissions lists it and revoking it asks again", async () => {
-    const fake = await harness.fakeModel(runsCommands);
-    const agent = harness.start(fake.env);
-    await agent.initialize();
-    const sessionId = await agent.newSession(project(harness.project));
+    const { fake, agent, sessionId } = await projectSession();
 
     agent.answerPermission = choose("allow_always");
     const first = await run(agent, sessionId, "npm test");
@@ -130,10 +141,7 @@ describe("weft acp permission ledger", () => {
   });
 
   it("an always answer for a write covers the file's directory and those under it, not the project's top or a path outside it", async () => {
-    const fake = await harness.fakeModel(runsCommands);
-    const agent = harness.start(fake.env);
-    await agent.initialize();
-    const sessionId = await agent.newSession(project(harness.project));
+    const { agent, sessionId } = await projectSession();
     mkdirSync(join(harness.project, "src", "lib"), { recursive: true });
 
     agent.answerPermission = choose("allow_always");
@@ -160,10 +168,7 @@ describe("weft acp permission ledger", () => {
   });
 
   it("an always answer for a file at the top of the project covers the project, but never .git/, .env files or weft's own files", async () => {
-    const fake = await harness.fakeModel(runsCommands);
-    const agent = harness.start(fake.env);
-    await agent.initialize();
-    const sessionId = await agent.newSession(project(harness.project));
+    const { agent, sessionId } = await projectSession();
     mkdirSync(join(harness.project, ".git"));
     mkdirSync(join(harness.project, "docs"));
 
@@ -186,16 +191,12 @@ describe("weft acp permission ledger", () => {
   });
 
   it("keeps a grant across a restart for every session in the project's directory, and only there", async () => {
-    const fake = await harness.fakeModel(runsCommands);
-    const first = harness.start(fake.env);
-    await first.initialize();
-    const granted = await first.newSession(project(harness.project));
+    const { fake, agent: first, sessionId: granted } = await projectSession();
     first.answerPermission = choose("allow_always");
     expect((await run(first, granted, "npm test")).asked).toHaveLength(1);
     await first.stop();
 
-    const second = harness.start(fake.env);
-    await second.initialize();
+    const second = await started(fake.env);
     const sameDirectory = await second.newSession(harness.project);
     second.answerPermission = choose("allow_once");
     expect((await run(second, sameDirectory, "npm test")).asked).toHaveLength(0);
@@ -209,10 +210,7 @@ describe("weft acp permission ledger", () => {
   });
 
   it("asks when the ledger cannot be read, rather than allowing", async () => {
-    const fake = await harness.fakeModel(runsCommands);
-    const first = harness.start(fake.env);
-    await first.initialize();
-    const sessionId = await first.newSession(project(harness.project));
+    const { fake, agent: first, sessionId } = await projectSession();
     first.answerPermission = choose("allow_always");
     expect((await run(first, sessionId, "npm test")).asked).toHaveLength(1);
     await first.stop();
@@ -229,8 +227,7 @@ describe("weft acp permission ledger", () => {
       await file.close();
     }
 
-    const second = harness.start(fake.env);
-    await second.initialize();
+    const second = await started(fake.env);
     const again = await second.newSession(harness.project);
     second.answerPermission = choose("reject_once");
     expect((await run(second, again, "npm test")).asked).toHaveLength(1);

@@ -4,27 +4,27 @@
 // stopped with all they started at their timeout; and refused, saying why, where bwrap is missing,
 // unless the operator passed --unconfined-commands.
 
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
 import { bwrapSkip } from "../../test/support/bwrap.js";
+import { cleanupsAfterEach, temporaryDirectory } from "../../test/support/cleanups.js";
 import { cleanUpStores, postgresSkip, postgresUrl, uniqueName } from "../../test/support/servers.js";
-import { type Cleanups, connectRemote, startWeftServe } from "../../test/support/weft-serve.js";
+import { connectRemote, startWeftServe } from "../../test/support/weft-serve.js";
 import { type ChatRequest, FakeModelServer } from "../testing/fake-model-server.js";
 
 let base: string;
 let home: string;
 let project: string;
-const cleanups: Cleanups = [];
+const cleanups = cleanupsAfterEach();
 const onCleanup = (cleanup: () => Promise<void> | void) => void cleanups.push(cleanup);
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), "weft-serve-commands-")));
+  base = realpathSync(temporaryDirectory("weft-serve-commands-", cleanups));
   home = join(base, "home");
   project = join(home, "project");
   for (const directory of [project, join(home, ".ssh"), join(base, "outside")]) {
@@ -32,13 +32,6 @@ beforeEach(() => {
   }
   writeFileSync(join(home, ".ssh/id_test"), "PRIVATE KEY\n");
   writeFileSync(join(home, "tokens.txt"), "t-bob-secret bob\n");
-});
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) {
-    await cleanup();
-  }
-  rmSync(base, { recursive: true, force: true });
 });
 
 /** A model that, in a turn, makes the given run_command calls at once, then says "done"; titles are "A title". */

@@ -2,34 +2,27 @@
 // allows them with --allow-client-mcp, a stdio one before its command runs and an HTTP one before
 // any request is made; the client is told which flag would allow them, and the session works on.
 
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
 import { fixturesDir } from "../../test/support/agent-process.js";
+import { cleanupsAfterEach, temporaryDirectory } from "../../test/support/cleanups.js";
 import { startHttpMcpServer } from "../../test/support/mcp-http-server.js";
-import { type Cleanups, connectRemote, startWeftServe } from "../../test/support/weft-serve.js";
+import { connectRemote, startWeftServe } from "../../test/support/weft-serve.js";
 import { FakeModelServer } from "../testing/fake-model-server.js";
 
 let base: string;
 let project: string;
-const cleanups: Cleanups = [];
+const cleanups = cleanupsAfterEach();
 const onCleanup = (cleanup: () => Promise<void> | void) => void cleanups.push(cleanup);
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), "weft-serve-mcp-")));
+  base = realpathSync(temporaryDirectory("weft-serve-mcp-", cleanups));
   project = join(base, "project");
   mkdirSync(project);
-});
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) {
-    await cleanup();
-  }
-  rmSync(base, { recursive: true, force: true });
 });
 
 /** Serves with `args`, opens a session with a stdio and an HTTP MCP server, and runs a turn; the model names the MCP tools it was given. */

@@ -3,14 +3,12 @@
 // what it had, a config file written before keys were kept per server goes on working, and a
 // placeholder key is refused. Then weft acp offering one model id from two servers as two choices.
 
-import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 
-import { repoRoot } from "../../test/support/agent-process.js";
 import { weftAcpHarness } from "../../test/support/weft-acp-harness.js";
 import type { FakeModelServer } from "../testing/fake-model-server.js";
 
@@ -32,17 +30,8 @@ async function echoServer(models: readonly string[]): Promise<FakeModelServer> {
 }
 
 /** `weft setup` with `input` on its stdin, without blocking this process (the fake servers run here). */
-function setup(input: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(repoRoot, "bin/weft.js"), "setup"], {
-    env: { ...process.env, WEFT_MODEL: undefined, WEFT_MODELS: undefined, WEFT_BASE_URL: undefined, WEFT_API_KEY: undefined, XDG_STATE_HOME: harness.home, XDG_CONFIG_HOME: harness.configHome },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  child.stdin.end(input);
-  return new Promise((resolve) => child.on("close", (status) => resolve({ status, stdout, stderr })));
-}
+/** Runs `weft setup` with `input` as the person's answers. */
+const setup = (input: string) => harness.run(["setup"], {}, input);
 
 function configDirectory(): string {
   return join(harness.configHome, "weft");

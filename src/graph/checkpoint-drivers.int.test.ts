@@ -8,6 +8,7 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
+import { abortableSleep } from "../../test/support/abortable-sleep.js";
 import { cleanUpStores, storesUnderTest } from "../../test/support/servers.js";
 import { openStore } from "../stores/open-store.js";
 import type { Store } from "../types/store.js";
@@ -27,13 +28,7 @@ const build = (store: Store, onSlow?: () => void) =>
     .addNode("ask", (_state, context) => ({ log: `answer:${context.interrupt<string>("name?", { id: "name" })}` }))
     .addNode("slow", async (_state, context) => {
       onSlow?.();
-      await new Promise((resolve, reject) => {
-        const timer = setTimeout(resolve, onSlow ? 60_000 : 0);
-        context.signal.addEventListener("abort", () => {
-          clearTimeout(timer);
-          reject(new Error("aborted"));
-        });
-      });
+      await abortableSleep(onSlow ? 60_000 : 0, context.signal);
       return { log: "slow done" };
     })
     .addEdge(START, "ask")

@@ -1,5 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 
+import { abortableSleep } from "../../test/support/abortable-sleep.js";
 import { MemoryStore } from "../store-core/memory-store.js";
 import type { JsonValue } from "../types/json.js";
 import type { Store } from "../types/store.js";
@@ -361,26 +362,25 @@ describe("cancellation and durability", () => {
       .addNode("first", () => ({ log: "first" }))
       .addNode("second", async (_state, context) => {
         started?.();
-        await new Promise((resolve, reject) => {
-          const timer = setTimeout(resolve, 60_000);
-          context.signal.addEventListener("abort", () => {
-            clearTimeout(timer);
-            reject(new Error("aborted"));
-          });
-        });
+        await abortableSleep(60_000, context.signal);
         return { log: "second" };
       })
       .addEdge(START, "first")
       .addEdge("first", "second")
       .compile({ store });
 
-  it("cancels on abort in the middle of a node and keeps the checkpoint before it", async () => {
-    const store = new MemoryStore();
+  /** A run of slowGraph on thread "t", once its slow node has started; abort `controller` to cancel it. */
+  async function slowRunStarted(store: Store) {
     const started = deferred();
     const graph = slowGraph(store, started.resolve);
     const controller = new AbortController();
     const run = graph.run({}, { threadId: "t", signal: controller.signal });
     await started.promise;
+    return { graph, run, controller };
+  }
+
+  it("cancels on abort in the middle of a node and keeps the checkpoint before it", async () => {
+    const { graph, run, controller } = await slowRunStarted(new MemoryStore());
     controller.abort();
     const events = await collect(run);
     expect(await run.outcome).toEqual({ status: "cancelled" });
@@ -391,11 +391,7 @@ describe("cancellation and durability", () => {
 
   it("lets a second runtime instance over the same store continue from the last checkpoint", async () => {
     const store = new MemoryStore();
-    const started = deferred();
-    const controller = new AbortController();
-    const first = slowGraph(store, started.resolve);
-    const run = first.run({}, { threadId: "t", signal: controller.signal });
-    await started.promise;
+    const { run, controller } = await slowRunStarted(store);
     controller.abort();
     await run.outcome;
 
@@ -428,11 +424,7 @@ describe("cancellation and durability", () => {
 
   it("refuses a second run on a busy thread with ThreadBusyError, in this instance and another", async () => {
     const store = new MemoryStore();
-    const started = deferred();
-    const graph = slowGraph(store, started.resolve);
-    const controller = new AbortController();
-    const running = graph.run({}, { threadId: "t", signal: controller.signal });
-    await started.promise;
+    const { graph, run: running, controller } = await slowRunStarted(store);
     const same = await graph.run({}, { threadId: "t" }).outcome;
     expect(same.status === "failed" && same.error).toBeInstanceOf(ThreadBusyError);
     const other = await slowGraph(store).run({}, { threadId: "t" }).outcome;

@@ -12,23 +12,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import { AgentProcess, stopAndCheck } from "../../test/support/agent-process.js";
-import { type ChatRequest, FakeModelServer, type FakeScript } from "../testing/fake-model-server.js";
+import type { AgentProcess } from "../../test/support/agent-process.js";
+import { startedAgents } from "../../test/support/started-agents.js";
+import type { ChatRequest, FakeModelServer, FakeScript } from "../testing/fake-model-server.js";
 
-const agents: AgentProcess[] = [];
-const servers: FakeModelServer[] = [];
 let project: string;
 
 beforeEach(async () => {
   project = await mkdtemp(join(tmpdir(), "weft-langgraph-"));
 });
 
-afterEach(async () => {
-  expect(await stopAndCheck(agents, servers)).toEqual([]);
-  await rm(project, { recursive: true, force: true });
-});
+const started = startedAgents(() => rm(project, { recursive: true, force: true }));
 
 interface StartOptions {
   graph?: string | undefined;
@@ -38,13 +34,8 @@ interface StartOptions {
 }
 
 async function start(script: FakeScript, options: StartOptions = {}): Promise<{ agent: AgentProcess; model: FakeModelServer }> {
-  const model = options.model ?? (await FakeModelServer.start(script));
-  if (!options.model) {
-    servers.push(model);
-  }
-  const agent = AgentProcess.start({ fixture: "langgraph-agent.ts", env: { FAKE_MODEL_URL: model.url, LANGGRAPH_GRAPH: options.graph, WEFT_TEST_STORE: options.store } });
-  agents.push(agent);
-  await agent.initialize(options.capabilities ?? {});
+  const model = options.model ?? (await started.fakeModel(script));
+  const agent = await started.connect({ fixture: "langgraph-agent.ts", env: { FAKE_MODEL_URL: model.url, LANGGRAPH_GRAPH: options.graph, WEFT_TEST_STORE: options.store } }, options.capabilities ?? {});
   return { agent, model };
 }
 
@@ -68,6 +59,94 @@ const writeCall: FakeScript = [{ text: "Writing it.", toolCalls: [{ id: "call_wr
 const textChunks = (agent: AgentProcess, sessionId: string) => agent.updatesOf(sessionId).filter((update) => update.sessionUpdate === "agent_message_chunk");
 const toolUpdates = (agent: AgentProcess, sessionId: string) =>
   agent.updatesOf(sessionId).filter((update): update is Extract<acp.SessionUpdate, { sessionUpdate: "tool_call" | "tool_call_update" }> => update.sessionUpdate === "tool_call" || update.sessionUpdate === "tool_call_update");
+
+/** Allows the one write of `writeCall`, asked before anything was written: it runs, ends completed, and the turn goes on. */
+async function allowTheWrite(options: StartOptions = {}): Promise<{ agent: AgentProcess; model: FakeModelServer; sessionId: string }> {
+  const { agent, model } = await start(writeCall, options);
+  const sessionId = await agent.newSession(project);
+  agent.answerPermission = () => {
+    expect(existsSync(join(project, "out.txt"))).toBe(false);
+    return { outcome: { outcome: "selected", optionId: "allow_once" } };
+  };
+  expect((await agent.prompt(sessionId, "write hello to out.txt")).stopReason).toBe("end_turn");
+  expect(agent.permissions).toHaveLength(1);
+  expect(await readFile(join(project, "out.txt"), "utf8")).toBe("hello");
+  expect(statusesOf(agent, sessionId).at(-1)).toBe("completed");
+  expect(agent.textOf(sessionId)).toBe("Writing it.Done.");
+  return { agent, model, sessionId };
+}
+
+/** Rejects the one write of `writeCall`: it never runs, ends failed, and the model is told. */
+async function rejectTheWrite(options: StartOptions = {}): Promise<{ agent: AgentProcess; sessionId: string }> {
+  const { agent, model } = await start(writeCall, options);
+  agent.answerPermission = () => ({ outcome: { outcome: "selected", optionId: "reject_once" } });
+  const sessionId = await agent.newSession(project);
+  expect((await agent.prompt(sessionId, "write hello to out.txt")).stopReason).toBe("end_turn");
+  expect(existsSync(join(project, "out.txt"))).toBe(false);
+  expect(statusesOf(agent, sessionId)).not.toContain("in_progress");
+  expect(statusesOf(agent, sessionId).at(-1)).toBe("failed");
+  expect(String(toolResult(model.requests[1]))).toContain("rejected");
+  return { agent, sessionId };
+}
+
+/**
+ * Two writes in one model turn, asked about one by one: the first allowed, the second rejected.
+ * Neither runs and both end failed; resolves with the model, for what it was told.
+ */
+async function allowOneRejectTheOther(options: StartOptions = {}): Promise<FakeModelServer> {
+  const { agent, model } = await start(
+    [
+      {
+        toolCalls: [
+          { id: "call_a", name: "write_file", arguments: { path: "a.txt", content: "a" } },
+          { id: "call_b", name: "write_file", arguments: { path: "b.txt", content: "b" } },
+        ],
+      },
+      { text: "As you wish." },
+    ],
+    options,
+  );
+  agent.answerPermission = (request) => ({ outcome: { outcome: "selected", optionId: request.toolCall.toolCallId === "call_a" ? "allow_once" : "reject_once" } });
+  const sessionId = await agent.newSession(project);
+  expect((await agent.prompt(sessionId, "write a and b")).stopReason).toBe("end_turn");
+  expect(agent.permissions.map((request) => request.toolCall.toolCallId)).toEqual(["call_a", "call_b"]);
+  expect(existsSync(join(project, "a.txt"))).toBe(false);
+  expect(existsSync(join(project, "b.txt"))).toBe(false);
+  const ends = toolUpdates(agent, sessionId).filter((update) => update.status === "failed" || update.status === "completed");
+  expect(ends.map((update) => [update.toolCallId, update.status]).sort()).toEqual([
+    ["call_a", "failed"],
+    ["call_b", "failed"],
+  ]);
+  return model;
+}
+
+/**
+ * A write the person is asked about; the turn is cancelled while it asks, and the next prompt goes
+ * on: the call never ran, and the model sees a result for it and that the turn was cancelled,
+ * before the new prompt. Resolves with the reply to the next prompt.
+ */
+async function cancelWhileAskedThenGoOn(options: StartOptions = {}): Promise<string> {
+  const { agent, model } = await start((request) => (lastUserText(request).includes("instead") ? { text: "Fine." } : { toolCalls: [{ id: "call_write", name: "write_file", arguments: { path: "out.txt", content: "hello" } }] }), options);
+  const sessionId = await agent.newSession(project);
+  const asked = deferred();
+  agent.answerPermission = async () => {
+    asked.resolve();
+    await new Promise(() => undefined);
+    return { outcome: { outcome: "cancelled" } };
+  };
+  const first = agent.prompt(sessionId, "write hello to out.txt");
+  await asked.promise;
+  await agent.cancel(sessionId);
+  expect((await first).stopReason).toBe("cancelled");
+  const mark = agent.updatesOf(sessionId).length;
+  expect((await agent.prompt(sessionId, "do nothing instead")).stopReason).toBe("end_turn");
+  expect(existsSync(join(project, "out.txt"))).toBe(false);
+  const last = model.requests.at(-1);
+  expect(last?.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
+  expect(last?.messages[3]?.content).toContain("[This turn was cancelled.]");
+  expect(String(toolResult(last))).toContain("did not run");
+  return agent.textOf(sessionId, mark);
+}
 
 describe("a createAgent() agent served through fromLangGraph()", () => {
   it("streams the reply in several chunks before the model has finished", async () => {
@@ -129,22 +208,11 @@ describe("a createAgent() agent served through fromLangGraph()", () => {
 
 describe("tool approvals from humanInTheLoopMiddleware", () => {
   it("asks before the write, and an allowed write runs: pending, then in progress, then completed", async () => {
-    const { agent } = await start(writeCall);
-    const sessionId = await agent.newSession(project);
-    agent.answerPermission = () => {
-      // Asked before anything was written.
-      expect(existsSync(join(project, "out.txt"))).toBe(false);
-      return { outcome: { outcome: "selected", optionId: "allow_once" } };
-    };
-    expect((await agent.prompt(sessionId, "write hello to out.txt")).stopReason).toBe("end_turn");
-    expect(agent.permissions).toHaveLength(1);
+    const { agent, sessionId } = await allowTheWrite();
     expect(agent.permissions[0]?.toolCall.toolCallId).toBe("call_write");
-    expect(await readFile(join(project, "out.txt"), "utf8")).toBe("hello");
     const statuses = statusesOf(agent, sessionId);
     expect(statuses[0]).toBe("pending");
     expect(statuses.indexOf("in_progress")).toBeGreaterThan(0);
-    expect(statuses.at(-1)).toBe("completed");
-    expect(agent.textOf(sessionId)).toBe("Writing it.Done.");
   });
 
   it("the permission request shows the call: a title with the tool and its arguments, the arguments as content, the raw input", async () => {
@@ -163,38 +231,12 @@ describe("tool approvals from humanInTheLoopMiddleware", () => {
   });
 
   it("a rejected write never runs: no file, the call fails, and the model is told", async () => {
-    const { agent, model } = await start(writeCall);
-    agent.answerPermission = () => ({ outcome: { outcome: "selected", optionId: "reject_once" } });
-    const sessionId = await agent.newSession(project);
-    expect((await agent.prompt(sessionId, "write hello to out.txt")).stopReason).toBe("end_turn");
+    const { agent } = await rejectTheWrite();
     expect(agent.permissions).toHaveLength(1);
-    expect(existsSync(join(project, "out.txt"))).toBe(false);
-    expect(statusesOf(agent, sessionId)).not.toContain("in_progress");
-    expect(statusesOf(agent, sessionId).at(-1)).toBe("failed");
-    expect(String(toolResult(model.requests[1]))).toContain("rejected");
   });
 
   it("two gated calls of one model turn are asked about one by one; rejecting one runs neither (LangChain's middleware drops the other), and both end", async () => {
-    const { agent, model } = await start([
-      {
-        toolCalls: [
-          { id: "call_a", name: "write_file", arguments: { path: "a.txt", content: "a" } },
-          { id: "call_b", name: "write_file", arguments: { path: "b.txt", content: "b" } },
-        ],
-      },
-      { text: "As you wish." },
-    ]);
-    agent.answerPermission = (request) => ({ outcome: { outcome: "selected", optionId: request.toolCall.toolCallId === "call_a" ? "allow_once" : "reject_once" } });
-    const sessionId = await agent.newSession(project);
-    expect((await agent.prompt(sessionId, "write a and b")).stopReason).toBe("end_turn");
-    expect(agent.permissions.map((request) => request.toolCall.toolCallId)).toEqual(["call_a", "call_b"]);
-    expect(existsSync(join(project, "a.txt"))).toBe(false);
-    expect(existsSync(join(project, "b.txt"))).toBe(false);
-    const ends = toolUpdates(agent, sessionId).filter((update) => update.status === "failed" || update.status === "completed");
-    expect(ends.map((update) => [update.toolCallId, update.status]).sort()).toEqual([
-      ["call_a", "failed"],
-      ["call_b", "failed"],
-    ]);
+    const model = await allowOneRejectTheOther();
     expect(model.requests).toHaveLength(2);
   });
 
@@ -214,84 +256,24 @@ describe("tool approvals from humanInTheLoopMiddleware", () => {
 
 describe("static breakpoints (interruptBefore, interruptAfter)", () => {
   it("createReactAgent({ interruptBefore: ['tools'] }): the call it stops is a permission request showing the call; allowed, it runs and the turn goes on", async () => {
-    const { agent, model } = await start(writeCall, { graph: "breakpoint" });
-    const sessionId = await agent.newSession(project);
-    agent.answerPermission = () => {
-      expect(existsSync(join(project, "out.txt"))).toBe(false);
-      return { outcome: { outcome: "selected", optionId: "allow_once" } };
-    };
-    expect((await agent.prompt(sessionId, "write hello to out.txt")).stopReason).toBe("end_turn");
-    expect(agent.permissions).toHaveLength(1);
+    const { agent, model } = await allowTheWrite({ graph: "breakpoint" });
     expect(agent.permissions[0]?.toolCall).toMatchObject({ toolCallId: "call_write", title: 'write_file(path: "out.txt", content: "hello")', rawInput: { path: "out.txt", content: "hello" } });
-    expect(await readFile(join(project, "out.txt"), "utf8")).toBe("hello");
-    expect(statusesOf(agent, sessionId).at(-1)).toBe("completed");
-    expect(agent.textOf(sessionId)).toBe("Writing it.Done.");
     expect(String(toolResult(model.requests[1]))).toBe("wrote out.txt");
   });
 
   it("rejected, the call never runs, it ends failed, and the model is told and answers", async () => {
-    const { agent, model } = await start(writeCall, { graph: "breakpoint" });
-    agent.answerPermission = () => ({ outcome: { outcome: "selected", optionId: "reject_once" } });
-    const sessionId = await agent.newSession(project);
-    expect((await agent.prompt(sessionId, "write hello to out.txt")).stopReason).toBe("end_turn");
-    expect(existsSync(join(project, "out.txt"))).toBe(false);
-    expect(statusesOf(agent, sessionId)).not.toContain("in_progress");
-    expect(statusesOf(agent, sessionId).at(-1)).toBe("failed");
-    expect(String(toolResult(model.requests[1]))).toContain("rejected");
+    const { agent, sessionId } = await rejectTheWrite({ graph: "breakpoint" });
     expect(agent.textOf(sessionId)).toBe("Writing it.Done.");
   });
 
   it("two calls held by one stop are asked about one by one; one rejected, neither runs and both end", async () => {
-    const { agent, model } = await start(
-      [
-        {
-          toolCalls: [
-            { id: "call_a", name: "write_file", arguments: { path: "a.txt", content: "a" } },
-            { id: "call_b", name: "write_file", arguments: { path: "b.txt", content: "b" } },
-          ],
-        },
-        { text: "As you wish." },
-      ],
-      { graph: "breakpoint" },
-    );
-    agent.answerPermission = (request) => ({ outcome: { outcome: "selected", optionId: request.toolCall.toolCallId === "call_a" ? "allow_once" : "reject_once" } });
-    const sessionId = await agent.newSession(project);
-    expect((await agent.prompt(sessionId, "write a and b")).stopReason).toBe("end_turn");
-    expect(agent.permissions.map((request) => request.toolCall.toolCallId)).toEqual(["call_a", "call_b"]);
-    expect(existsSync(join(project, "a.txt"))).toBe(false);
-    expect(existsSync(join(project, "b.txt"))).toBe(false);
-    const ends = toolUpdates(agent, sessionId).filter((update) => update.status === "failed" || update.status === "completed");
-    expect(ends.map((update) => [update.toolCallId, update.status]).sort()).toEqual([
-      ["call_a", "failed"],
-      ["call_b", "failed"],
-    ]);
+    const model = await allowOneRejectTheOther({ graph: "breakpoint" });
     const results = model.requests[1]?.messages.filter((message) => message.role === "tool").map((message) => String(message.content));
     expect(results).toEqual(["This call did not run: the person rejected another call of the same turn.", "The person rejected this call."]);
   });
 
   it("a turn cancelled while a breakpoint asks leaves the call unrun, and the next prompt goes on from there", async () => {
-    const { agent, model } = await start((request) => (lastUserText(request).includes("instead") ? { text: "Fine." } : { toolCalls: [{ id: "call_write", name: "write_file", arguments: { path: "out.txt", content: "hello" } }] }), {
-      graph: "breakpoint",
-    });
-    const sessionId = await agent.newSession(project);
-    const asked = deferred();
-    agent.answerPermission = async () => {
-      asked.resolve();
-      await new Promise(() => undefined);
-      return { outcome: { outcome: "cancelled" } };
-    };
-    const first = agent.prompt(sessionId, "write hello to out.txt");
-    await asked.promise;
-    await agent.cancel(sessionId);
-    expect((await first).stopReason).toBe("cancelled");
-    const mark = agent.updatesOf(sessionId).length;
-    expect((await agent.prompt(sessionId, "do nothing instead")).stopReason).toBe("end_turn");
-    expect(agent.textOf(sessionId, mark)).toBe("Fine.");
-    expect(existsSync(join(project, "out.txt"))).toBe(false);
-    // The cut call has its result, and the model reads that the turn was cancelled, before the new prompt.
-    expect(model.requests.at(-1)?.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
-    expect(model.requests.at(-1)?.messages[3]?.content).toContain("[This turn was cancelled.]");
-    expect(String(toolResult(model.requests.at(-1)))).toContain("did not run");
+    expect(await cancelWhileAskedThenGoOn({ graph: "breakpoint" })).toBe("Fine.");
   });
 
   it("a stop before a step that runs no tools is a question: in words, yes goes on; stop ends the turn there", async () => {
@@ -357,6 +339,12 @@ describe("a typed interrupt(value, { responseSchema })", () => {
 });
 
 describe("a typed interrupt with a Zod schema, in an editor without forms", () => {
+  /** The zod graph's agent, with a session open. */
+  async function zodSession(): Promise<{ agent: AgentProcess; sessionId: string }> {
+    const { agent } = await start([], { graph: "zod" });
+    return { agent, sessionId: await agent.newSession(project) };
+  }
+
   /** Asks the prompt, and answers what the agent said in that turn. */
   async function turn(agent: AgentProcess, sessionId: string, prompt: string): Promise<string> {
     const mark = agent.updatesOf(sessionId).length;
@@ -365,15 +353,13 @@ describe("a typed interrupt with a Zod schema, in an editor without forms", () =
   }
 
   it("takes a one-field answer as that field's value, a choice in any case", async () => {
-    const { agent } = await start([], { graph: "zod" });
-    const sessionId = await agent.newSession(project);
+    const { agent, sessionId } = await zodSession();
     expect(await turn(agent, sessionId, "pick a colour")).toBe("Which colour?");
     expect(await turn(agent, sessionId, "Blue")).toBe("You chose blue.");
   });
 
   it("a wrong answer is told why in plain words, not Zod's JSON, and the same question is asked again", async () => {
-    const { agent } = await start([], { graph: "zod" });
-    const sessionId = await agent.newSession(project);
+    const { agent, sessionId } = await zodSession();
     await turn(agent, sessionId, "pick a colour");
     const again = await turn(agent, sessionId, "purple");
     expect(again).toContain("colour must be one of: red, green, blue");
@@ -393,8 +379,7 @@ describe("a typed interrupt with a Zod schema, in an editor without forms", () =
   });
 
   it("an answer only the Zod schema refuses (a refinement) is told why too, and asked again", async () => {
-    const { agent } = await start([], { graph: "zod" });
-    const sessionId = await agent.newSession(project);
+    const { agent, sessionId } = await zodSession();
     await turn(agent, sessionId, "plan a trip");
     const vague = await turn(agent, sessionId, "somewhere warm");
     expect(vague).toContain("city");
@@ -453,32 +438,13 @@ describe("sessions", () => {
   });
 
   it("a turn cancelled while it asks for approval leaves the call unrun, and the next prompt goes on", async () => {
-    const { agent, model } = await start((request) => (lastUserText(request).includes("instead") ? { text: "Fine." } : { toolCalls: [{ id: "call_write", name: "write_file", arguments: { path: "out.txt", content: "hello" } }] }));
-    const sessionId = await agent.newSession(project);
-    const asked = deferred();
-    agent.answerPermission = async () => {
-      asked.resolve();
-      await new Promise(() => undefined);
-      return { outcome: { outcome: "cancelled" } };
-    };
-    const first = agent.prompt(sessionId, "write hello to out.txt");
-    await asked.promise;
-    await agent.cancel(sessionId);
-    expect((await first).stopReason).toBe("cancelled");
-    expect((await agent.prompt(sessionId, "do nothing instead")).stopReason).toBe("end_turn");
-    expect(existsSync(join(project, "out.txt"))).toBe(false);
-    // The model sees a result for the call it made, and that the turn was cancelled, before the new prompt.
-    const last = model.requests.at(-1);
-    expect(last?.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
-    expect(last?.messages[3]?.content).toContain("[This turn was cancelled.]");
-    expect(String(toolResult(last))).toContain("did not run");
+    await cancelWhileAskedThenGoOn();
   });
 
   it("session/load of a finished session replays its messages and tool calls", async () => {
     await writeFile(join(project, "notes.txt"), "the secret is 42");
     const store = join(project, "sessions.db");
-    const model = await FakeModelServer.start([{ text: "Reading.", toolCalls: [{ id: "call_read", name: "read_file", arguments: { path: "notes.txt" } }] }, { text: "It says 42." }]);
-    servers.push(model);
+    const model = await started.fakeModel([{ text: "Reading.", toolCalls: [{ id: "call_read", name: "read_file", arguments: { path: "notes.txt" } }] }, { text: "It says 42." }]);
     const first = (await start([], { model, store })).agent;
     const sessionId = await first.newSession(project);
     expect((await first.prompt(sessionId, "what do my notes say?")).stopReason).toBe("end_turn");

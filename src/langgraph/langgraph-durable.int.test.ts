@@ -11,7 +11,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 
 import { AgentProcess } from "../../test/support/agent-process.js";
-import { restartHarness } from "../../test/support/restart-harness.js";
+import { killedMidStory, killHard, restartHarness, stallingStory } from "../../test/support/restart-harness.js";
 import { storesUnderTest } from "../../test/support/servers.js";
 import { type ChatRequest, FakeModelServer, type FakeScript } from "../testing/fake-model-server.js";
 
@@ -30,11 +30,6 @@ async function agentOn(store: string, server: FakeModelServer): Promise<AgentPro
   return agent;
 }
 
-async function kill(agent: AgentProcess): Promise<void> {
-  agent.child.kill("SIGKILL");
-  await agent.exited;
-}
-
 const load = (agent: AgentProcess, sessionId: string) => agent.agent.request(acp.methods.agent.session.load, { sessionId, cwd: temp, mcpServers: [] });
 const hang = new Promise<void>(() => undefined);
 const userTexts = (request: ChatRequest | undefined) => (request?.messages ?? []).filter((message) => message.role === "user").map((message) => message.content);
@@ -49,15 +44,8 @@ describe.each(storesUnderTest(() => temp))("a LangGraph graph's turn killed mid-
 
   it.skipIf(skip !== undefined)(title("carries on a turn killed in the middle of the streamed reply after session/load"), async () => {
     const store = fresh();
-    // The first reply stops for good after two chunks; once asked again, the model gives it whole.
-    const server = await model((request, index) =>
-      index === 0 ? { text: ["Once ", "upon ", "a ", "time"], beforeChunk: (chunk) => (chunk === 3 ? hang : undefined) } : userTexts(request).includes("another") ? { text: "More." } : { text: ["Once ", "upon ", "a ", "time, ", "the end."] },
-    );
-    const first = await agentOn(store, server);
-    const sessionId = await first.newSession(temp);
-    first.prompt(sessionId, "tell a story").catch(() => undefined);
-    await first.waitFor(() => first.textOf(sessionId) === "Once upon ", "the reply to start streaming");
-    await kill(first);
+    const server = await model(stallingStory((request) => userTexts(request).includes("another")));
+    const sessionId = await killedMidStory(await agentOn(store, server), temp);
 
     const second = await agentOn(store, server);
     await load(second, sessionId);
@@ -88,7 +76,7 @@ describe.each(storesUnderTest(() => temp))("a LangGraph graph's turn killed mid-
     await first.waitFor(() => first.textOf(sessionId) === "It says ", "the reply after the tool to start streaming");
     const before = first.updatesOf(sessionId).filter((update) => update.sessionUpdate === "tool_call_update" && update.status === "completed");
     expect(before).toHaveLength(1);
-    await kill(first);
+    await killHard(first);
 
     const second = await agentOn(store, server);
     await load(second, sessionId);

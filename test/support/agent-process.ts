@@ -8,6 +8,7 @@ import * as acp from "@agentclientprotocol/sdk";
 
 import { tappedStdin } from "../../src/testing/conformance/tapped-stdin.js";
 import { WireChecker, type WireProblem } from "./acp-wire.js";
+import { ChangeWaiters } from "./change-waiters.js";
 import { lineSplitter } from "./lines.js";
 
 export const fixturesDir = fileURLToPath(new URL("../fixtures/", import.meta.url));
@@ -41,7 +42,7 @@ export class AgentProcess {
   answerForm: FormAnswer = () => ({ action: "decline" });
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   readonly connection: acp.ClientConnection;
-  private readonly listeners = new Set<() => void>();
+  private readonly waiters = new ChangeWaiters();
 
   private constructor(
     readonly child: ChildProcess,
@@ -141,23 +142,7 @@ export class AgentProcess {
 
   /** Resolves once `condition` holds (checked after every update or permission request). */
   waitFor(condition: () => boolean, what = "a condition"): Promise<void> {
-    if (condition()) {
-      return Promise.resolve();
-    }
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.listeners.delete(check);
-        reject(new Error(`Timed out waiting for ${what}. stderr:\n${this.stderr}`));
-      }, 20_000);
-      const check = () => {
-        if (condition()) {
-          clearTimeout(timer);
-          this.listeners.delete(check);
-          resolve();
-        }
-      };
-      this.listeners.add(check);
-    });
+    return this.waiters.until(condition, 20_000, () => `Timed out waiting for ${what}. stderr:\n${this.stderr}`);
   }
 
   /** Writes a raw line to the agent, bypassing the SDK client. */
@@ -189,9 +174,7 @@ export class AgentProcess {
   }
 
   private changed(): void {
-    for (const listener of [...this.listeners]) {
-      listener();
-    }
+    this.waiters.changed();
   }
 
   private fromAgent(): ReadableStream<Uint8Array> {

@@ -3,13 +3,14 @@
 
 import { spawn, type ChildProcess } from "node:child_process";
 
+import { ChangeWaiters } from "./change-waiters.js";
 import { playOutput } from "./screen.js";
 
 export class PtyProcess {
   output = "";
   readonly exited: Promise<number | null>;
   private readonly child: ChildProcess;
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters = new ChangeWaiters();
 
   /** The terminal's width: 0 (the default) is a terminal that reports no size. */
   readonly columns: number;
@@ -22,9 +23,7 @@ export class PtyProcess {
     this.exited = new Promise((resolve) => this.child.on("exit", (code) => resolve(code)));
     const take = (chunk: Buffer) => {
       this.output += chunk.toString("utf8");
-      for (const waiter of [...this.waiters]) {
-        waiter();
-      }
+      this.waiters.changed();
     };
     this.child.stdout?.on("data", take);
     this.child.stderr?.on("data", take);
@@ -43,7 +42,7 @@ export class PtyProcess {
 
   /** Resolves when the screen (see `screen`), from line `fromLine` on, matches `pattern`. */
   waitForScreen(pattern: RegExp, fromLine = 0, timeoutMs = 20_000): Promise<void> {
-    return this.until(() => pattern.test(this.screenFrom(fromLine)), () => `${pattern} on the screen. It shows:\n${this.screen}\n(as JSON: ${JSON.stringify(this.screen.slice(-300))})`, timeoutMs);
+    return this.waiters.until(() => pattern.test(this.screenFrom(fromLine)), timeoutMs, () => `Timed out waiting for ${pattern} on the screen. It shows:\n${this.screen}\n(as JSON: ${JSON.stringify(this.screen.slice(-300))})`);
   }
 
   /** The screen's lines from `fromLine` on. */
@@ -62,27 +61,7 @@ export class PtyProcess {
 
   /** Resolves when the screen text after `from` matches `pattern`. */
   waitFor(pattern: RegExp, from = 0, timeoutMs = 20_000): Promise<void> {
-    return this.until(() => pattern.test(this.text.slice(from)), () => `${pattern}. The terminal shows:\n${this.text}`, timeoutMs);
-  }
-
-  private until(matches: () => boolean, describe: () => string, timeoutMs: number): Promise<void> {
-    if (matches()) {
-      return Promise.resolve();
-    }
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters.delete(check);
-        reject(new Error(`Timed out waiting for ${describe()}`));
-      }, timeoutMs);
-      const check = () => {
-        if (matches()) {
-          clearTimeout(timer);
-          this.waiters.delete(check);
-          resolve();
-        }
-      };
-      this.waiters.add(check);
-    });
+    return this.waiters.until(() => pattern.test(this.text.slice(from)), timeoutMs, () => `Timed out waiting for ${pattern}. The terminal shows:\n${this.text}`);
   }
 
   kill(): void {

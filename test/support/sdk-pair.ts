@@ -3,6 +3,7 @@
 // code that talks to an editor through the agent's side.
 
 import * as acp from "@agentclientprotocol/sdk";
+import { afterEach } from "vitest";
 
 export interface SdkPair {
   /** The agent's side: what code under test calls the editor through. */
@@ -24,5 +25,20 @@ export function sdkPair(configure: (app: acp.ClientApp) => acp.ClientApp): SdkPa
       agent.close();
       client.close();
     },
+  };
+}
+
+/** `sdkPair` for the tests of the calling file: each pair it makes is closed after the test that made it. */
+export function sdkPairsClosedAfterEach(): typeof sdkPair {
+  const pairs: SdkPair[] = [];
+  afterEach(() => {
+    for (const pair of pairs.splice(0)) {
+      pair.close();
+    }
+  });
+  return (configure) => {
+    const pair = sdkPair(configure);
+    pairs.push(pair);
+    return pair;
   };
 }

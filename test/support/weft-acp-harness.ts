@@ -3,6 +3,7 @@
 // no model or sessions setting leaking in from the environment, fake model servers, and a check
 // after each test that every agent line kept the wire rules. Call it once at the top of a file.
 
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,6 +27,11 @@ export interface WeftAcpHarness {
   start(env?: Record<string, string | undefined>, args?: readonly string[], configure?: AgentProcessOptions["configure"]): AgentProcess;
   /** Starts a fake model server for this test, with the environment that points `weft acp` at it. */
   fakeModel(script: FakeScript, options?: FakeModelServerOptions): Promise<{ model: FakeModelServer; env: Record<string, string> }>;
+  /**
+   * Runs the built `weft` with `args` to its end, with this test's state and config directories,
+   * no model setting from the environment, `env` added and `input` on its stdin.
+   */
+  run(args: readonly string[], env: Record<string, string | undefined>, input: string): Promise<{ status: number | null; stdout: string; stderr: string }>;
   /** Closes `server` (another fake model server, say) after this test, with the agents. */
   closeAfter<Server extends { close(): Promise<void> }>(server: Server): Server;
 }
@@ -71,6 +77,17 @@ export function weftAcpHarness(): WeftAcpHarness {
       const model = await FakeModelServer.start(script, options);
       servers.push(model);
       return { model, env: { WEFT_MODEL: "openai-compatible:fake-model", WEFT_BASE_URL: model.url } };
+    },
+    run(args, env, input) {
+      const child = spawn(process.execPath, [join(repoRoot, "bin/weft.js"), ...args], {
+        env: { ...process.env, WEFT_MODEL: undefined, WEFT_MODELS: undefined, WEFT_BASE_URL: undefined, WEFT_API_KEY: undefined, XDG_STATE_HOME: home, XDG_CONFIG_HOME: join(home, "config"), ...env },
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+      child.stdin.end(input);
+      return new Promise((resolve) => child.on("close", (status) => resolve({ status, stdout, stderr })));
     },
     closeAfter(server) {
       servers.push(server);

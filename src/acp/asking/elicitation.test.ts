@@ -2,19 +2,14 @@
 // each answer means, content that does not fit, a failed request, and a withdrawn one.
 
 import * as acp from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { sdkPair, type SdkPair } from "../../../test/support/sdk-pair.js";
+import { sdkPairsClosedAfterEach } from "../../../test/support/sdk-pair.js";
 import { type FormOutcome, type FormRequest, requestForm } from "./elicitation.js";
 
 const schema: acp.ElicitationSchema = { type: "object", properties: { colour: { type: "string", enum: ["red", "blue"] } }, required: ["colour"] };
 
-const pairs: SdkPair[] = [];
-afterEach(() => {
-  for (const pair of pairs.splice(0)) {
-    pair.close();
-  }
-});
+const sdkPair = sdkPairsClosedAfterEach();
 
 /** An editor that answers every form with `answer`, noting what it was asked and what was withdrawn. */
 function editor(answer: (request: acp.CreateElicitationRequest) => acp.CreateElicitationResponse | Promise<acp.CreateElicitationResponse>) {
@@ -27,7 +22,6 @@ function editor(answer: (request: acp.CreateElicitationRequest) => acp.CreateEli
       return answer(params);
     }),
   );
-  pairs.push(pair);
   const ask = (form: Partial<FormRequest> = {}, signal = new AbortController().signal): Promise<FormOutcome> =>
     requestForm(pair.agent.client, "sess_1", { message: "Which colour?", schema, ...form }, signal);
   return { asked, withdrawn, ask };

@@ -9,32 +9,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import type * as acp from "@agentclientprotocol/sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import { AgentProcess, stopAndCheck } from "../../../test/support/agent-process.js";
-import { FakeModelServer, type ChatRequest, type FakeScript } from "../../testing/fake-model-server.js";
+import type { AgentProcess } from "../../../test/support/agent-process.js";
+import { startedAgents } from "../../../test/support/started-agents.js";
+import type { FakeModelServer, ChatRequest, FakeScript } from "../../testing/fake-model-server.js";
 
-const agents: AgentProcess[] = [];
-const servers: FakeModelServer[] = [];
 let notes: string;
 
 beforeEach(async () => {
   notes = await mkdtemp(join(tmpdir(), "weft-forms-"));
 });
 
-afterEach(async () => {
-  expect(await stopAndCheck(agents, servers)).toEqual([]);
-  await rm(notes, { recursive: true, force: true });
-});
+const started = startedAgents(() => rm(notes, { recursive: true, force: true }));
 
 const forms: acp.ClientCapabilities = { elicitation: { form: {} } };
 
 async function start(capabilities: acp.ClientCapabilities, script: FakeScript = [], fixture = "agent.ts"): Promise<{ agent: AgentProcess; model: FakeModelServer }> {
-  const model = await FakeModelServer.start(script);
-  servers.push(model);
-  const agent = AgentProcess.start({ fixture, env: { FAKE_MODEL_URL: model.url, NOTES_DIR: notes } });
-  agents.push(agent);
-  await agent.initialize(capabilities);
+  const model = await started.fakeModel(script);
+  const agent = await started.connect({ fixture, env: { FAKE_MODEL_URL: model.url, NOTES_DIR: notes } }, capabilities);
   return { agent, model };
 }
 

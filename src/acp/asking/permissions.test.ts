@@ -2,19 +2,14 @@
 // what each answer means, and that anything but an explicit allow counts as no.
 
 import * as acp from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { sdkPair, type SdkPair } from "../../../test/support/sdk-pair.js";
+import { sdkPairsClosedAfterEach } from "../../../test/support/sdk-pair.js";
 import { type PermissionChoice, type PermissionOffer, requestPermission } from "./permissions.js";
 
 const toolCall: acp.ToolCallUpdate = { toolCallId: "call_1", title: "write_file src/a.ts", kind: "edit", status: "pending", rawInput: { path: "src/a.ts" } };
 
-const pairs: SdkPair[] = [];
-afterEach(() => {
-  for (const pair of pairs.splice(0)) {
-    pair.close();
-  }
-});
+const sdkPair = sdkPairsClosedAfterEach();
 
 /** An editor that answers every permission request with `answer`, noting what it was asked. */
 function editor(answer: (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>) {
@@ -28,7 +23,6 @@ function editor(answer: (request: acp.RequestPermissionRequest) => acp.RequestPe
       return answer(params);
     }),
   );
-  pairs.push(pair);
   const ask = (signal = new AbortController().signal, offer: PermissionOffer = {}): Promise<PermissionChoice> =>
     requestPermission(pair.agent.client, "sess_1", toolCall, "write_file", signal, offer);
   return { asked, cancelled, ask };

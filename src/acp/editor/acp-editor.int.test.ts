@@ -7,18 +7,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import { AgentProcess, fixturesDir, stopAndCheck } from "../../../test/support/agent-process.js";
+import { type AgentProcess, fixturesDir } from "../../../test/support/agent-process.js";
 import { startHttpMcpServer, type HttpMcpServer } from "../../../test/support/mcp-http-server.js";
 import { processAlive } from "../../../test/support/processes.js";
+import { startedAgents } from "../../../test/support/started-agents.js";
+import { toolCallsOneByOne } from "../../../test/support/tool-call-script.js";
 import { LocalTerminals } from "../../chat/local-terminals.js";
-import { FakeModelServer, type ChatRequest, type FakeReply } from "../../testing/fake-model-server.js";
+import type { ChatRequest, FakeModelServer } from "../../testing/fake-model-server.js";
 
 let project: string;
 let outside: string;
-const agents: AgentProcess[] = [];
-const servers: Array<{ close(): Promise<void> }> = [];
 
 beforeEach(() => {
   project = mkdtempSync(join(tmpdir(), "weft-project-"));
@@ -27,32 +27,21 @@ beforeEach(() => {
   writeFileSync(join(outside, "secret.txt"), "top secret\n");
 });
 
-afterEach(async () => {
-  expect(await stopAndCheck(agents, servers)).toEqual([]);
+const started = startedAgents(() => {
   rmSync(project, { recursive: true, force: true });
   rmSync(outside, { recursive: true, force: true });
 });
+const { servers } = started;
 
 /** A model that makes the given tool calls one per request, then answers "done". */
-async function modelCalling(calls: Array<{ name: string; arguments: unknown }>): Promise<FakeModelServer> {
-  const model = await FakeModelServer.start((_request, index) => {
-    const call = calls[index];
-    const reply: FakeReply = call ? { toolCalls: [{ name: call.name, arguments: call.arguments, id: `c${index}` }] } : { text: "done" };
-    return reply;
-  });
-  servers.push(model);
-  return model;
-}
+const modelCalling = (calls: Array<{ name: string; arguments: unknown }>) => started.fakeModel(toolCallsOneByOne(calls));
 
 function toolResults(request: ChatRequest | undefined): string[] {
   return (request?.messages ?? []).filter((message) => message.role === "tool").map((message) => String(message.content));
 }
 
 async function editor(capabilities: acp.ClientCapabilities, configure?: (app: acp.ClientApp, agent: AgentProcess) => acp.ClientApp, model?: FakeModelServer): Promise<AgentProcess> {
-  const agent = AgentProcess.start({ fixture: "coding-agent.ts", env: { FAKE_MODEL_URL: model?.url ?? "http://127.0.0.1:9/v1" }, ...(configure ? { configure } : {}) });
-  agents.push(agent);
-  await agent.initialize(capabilities);
-  return agent;
+  return started.connect({ fixture: "coding-agent.ts", env: { FAKE_MODEL_URL: model?.url ?? "http://127.0.0.1:9/v1" }, ...(configure ? { configure } : {}) }, capabilities);
 }
 
 describe("files through an editor that offers fs", () => {
@@ -218,7 +207,7 @@ describe("the editor's MCP servers", () => {
   it("offers stdio and HTTP servers' tools to the model, reports one that fails, and keeps sessions apart", async () => {
     const http: HttpMcpServer = await startHttpMcpServer();
     servers.push(http);
-    const model = await FakeModelServer.start((request) => {
+    const model = await started.fakeModel((request) => {
       const names = (request.tools ?? []).map((tool) => tool.function.name);
       const results = toolResults(request);
       if (names.includes("shouter__shout") && results.length === 0) {
@@ -226,7 +215,6 @@ describe("the editor's MCP servers", () => {
       }
       return { text: `tools: ${names.filter((name) => name.includes("__")).join(",") || "none"}` };
     });
-    servers.push(model);
     const agent = await editor({}, undefined, model);
     const mcpServers: acp.McpServer[] = [
       { name: "shouter", command: process.execPath, args: ["--import", "tsx", `${fixturesDir}mcp-stdio-server.ts`], env: [{ name: "PID_FILE", value: join(project, "mcp.pid") }] },

@@ -6,24 +6,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import { AgentProcess, stopAndCheck } from "../../../test/support/agent-process.js";
-import { FakeModelServer, type FakeReply } from "../../testing/fake-model-server.js";
+import { startedAgents } from "../../../test/support/started-agents.js";
+import { toolCallsOneByOne } from "../../../test/support/tool-call-script.js";
 
 let project: string;
-const agents: AgentProcess[] = [];
-const servers: Array<{ close(): Promise<void> }> = [];
 
 beforeEach(() => {
   project = mkdtempSync(join(tmpdir(), "weft-refusing-"));
   writeFileSync(join(project, "a.txt"), "on disk\n");
 });
 
-afterEach(async () => {
-  expect(await stopAndCheck(agents, servers)).toEqual([]);
-  rmSync(project, { recursive: true, force: true });
-});
+const started = startedAgents(() => rmSync(project, { recursive: true, force: true }));
 
 describe("an editor that refuses requests", () => {
   it("gives the model the editor's message and details for fs and terminal requests, cut to a bounded size", async () => {
@@ -33,29 +28,25 @@ describe("an editor that refuses requests", () => {
       { name: "edit_file", arguments: { path: "a.txt", old_text: "on", new_text: "off" } },
       { name: "run_command", arguments: { command: "true" } },
     ];
-    const model = await FakeModelServer.start((_request, index) => {
-      const call = calls[index];
-      const reply: FakeReply = call ? { toolCalls: [{ name: call.name, arguments: call.arguments, id: `c${index}` }] } : { text: "done" };
-      return reply;
-    });
-    servers.push(model);
-    const agent = AgentProcess.start({
-      fixture: "coding-agent.ts",
-      env: { FAKE_MODEL_URL: model.url },
-      configure: (app) =>
-        app
-          .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
-            throw acp.RequestError.internalError({ details: `Permission denied: ${params.path} is outside the allowed paths (--deny-all)` });
-          })
-          .onRequest(acp.methods.client.fs.writeTextFile, () => {
-            throw new acp.RequestError(-32000, "Write refused", { policy: "read-only", reasons: ["x".repeat(5_000)] });
-          })
-          .onRequest(acp.methods.client.terminal.create, () => {
-            throw new acp.RequestError(-32001, `Terminals are switched off ${"y".repeat(5_000)}`);
-          }),
-    });
-    agents.push(agent);
-    await agent.initialize({ fs: { readTextFile: true, writeTextFile: true }, terminal: true });
+    const model = await started.fakeModel(toolCallsOneByOne(calls));
+    const agent = await started.connect(
+      {
+        fixture: "coding-agent.ts",
+        env: { FAKE_MODEL_URL: model.url },
+        configure: (app) =>
+          app
+            .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
+              throw acp.RequestError.internalError({ details: `Permission denied: ${params.path} is outside the allowed paths (--deny-all)` });
+            })
+            .onRequest(acp.methods.client.fs.writeTextFile, () => {
+              throw new acp.RequestError(-32000, "Write refused", { policy: "read-only", reasons: ["x".repeat(5_000)] });
+            })
+            .onRequest(acp.methods.client.terminal.create, () => {
+              throw new acp.RequestError(-32001, `Terminals are switched off ${"y".repeat(5_000)}`);
+            }),
+      },
+      { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+    );
     const sessionId = await agent.newSession(project);
     expect((await agent.prompt(sessionId, "try")).stopReason).toBe("end_turn");
 

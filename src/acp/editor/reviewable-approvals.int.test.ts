@@ -8,43 +8,29 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import { AgentProcess, stopAndCheck } from "../../../test/support/agent-process.js";
-import { FakeModelServer, type ChatRequest, type FakeReply } from "../../testing/fake-model-server.js";
+import type { AgentProcess } from "../../../test/support/agent-process.js";
+import { startedAgents } from "../../../test/support/started-agents.js";
+import { toolCallsOneByOne } from "../../../test/support/tool-call-script.js";
+import type { ChatRequest, FakeModelServer } from "../../testing/fake-model-server.js";
 
 let project: string;
-const agents: AgentProcess[] = [];
-const servers: Array<{ close(): Promise<void> }> = [];
 
 beforeEach(() => {
   project = mkdtempSync(join(tmpdir(), "weft-review-"));
   writeFileSync(join(project, "app.js"), "const greeting = 'hi';\nconsole.log(greeting);\n");
 });
 
-afterEach(async () => {
-  expect(await stopAndCheck(agents, servers)).toEqual([]);
-  rmSync(project, { recursive: true, force: true });
-});
+const started = startedAgents(() => rmSync(project, { recursive: true, force: true }));
 
 /** A model that makes the given tool calls one per request, then answers "done". */
-async function modelCalling(calls: Array<{ name: string; arguments: unknown }>): Promise<FakeModelServer> {
-  const model = await FakeModelServer.start((_request, index) => {
-    const call = calls[index];
-    const reply: FakeReply = call ? { toolCalls: [{ name: call.name, arguments: call.arguments, id: `c${index}` }] } : { text: "done" };
-    return reply;
-  });
-  servers.push(model);
-  return model;
-}
+const modelCalling = (calls: Array<{ name: string; arguments: unknown }>) => started.fakeModel(toolCallsOneByOne(calls));
 
 const toolResult = (request: ChatRequest | undefined) => request?.messages.find((message) => message.role === "tool")?.content;
 
 async function editor(capabilities: acp.ClientCapabilities, model: FakeModelServer, configure?: (app: acp.ClientApp) => acp.ClientApp): Promise<AgentProcess> {
-  const agent = AgentProcess.start({ fixture: "coding-agent.ts", env: { FAKE_MODEL_URL: model.url }, ...(configure ? { configure } : {}) });
-  agents.push(agent);
-  await agent.initialize(capabilities);
-  return agent;
+  return started.connect({ fixture: "coding-agent.ts", env: { FAKE_MODEL_URL: model.url }, ...(configure ? { configure } : {}) }, capabilities);
 }
 
 describe("the tool call in a permission request", () => {

@@ -11,23 +11,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import { AgentProcess, stopAndCheck } from "../../../test/support/agent-process.js";
+import { AgentProcess } from "../../../test/support/agent-process.js";
+import { startedAgents } from "../../../test/support/started-agents.js";
 import { FakeModelServer } from "../../testing/fake-model-server.js";
 
-const agents: AgentProcess[] = [];
-const servers: FakeModelServer[] = [];
 let project: string;
 
 beforeEach(() => {
   project = mkdtempSync(join(tmpdir(), "weft-notices-"));
 });
 
-afterEach(async () => {
-  expect(await stopAndCheck(agents, servers)).toEqual([]);
-  rmSync(project, { recursive: true, force: true });
-});
+const { agents, servers } = startedAgents(() => rmSync(project, { recursive: true, force: true }));
 
 const both: acp.ClientCapabilities = { session: { notices: {}, compaction: {} } };
 

@@ -17,6 +17,7 @@ import { WebSocket, WebSocketServer, type ClientOptions } from "ws";
 import { http2Fetch } from "../../../test/support/http2-fetch.js";
 import { httpsFetch } from "../../../test/support/https-fetch.js";
 import { testCertificate, type TestCertificate } from "../../../test/support/test-certificate.js";
+import { textClient } from "../../../test/support/text-client.js";
 import { acpRequestListener } from "./acp-request-listener.js";
 import { listenHttp, type HttpHandlers, type HttpListener, type HttpRequest } from "./listen-http.js";
 
@@ -123,15 +124,7 @@ interface Turn {
 
 /** initialize, session/new and one prompt through the SDK's client app; then closes the stream. */
 async function fullTurn(stream: acp.Stream): Promise<Turn> {
-  const replies: string[] = [];
-  const connection = acp
-    .client({ name: "test-editor" })
-    .onNotification(acp.methods.client.session.update, ({ params }) => {
-      if (params.update.sessionUpdate === "agent_message_chunk" && params.update.content.type === "text") {
-        replies.push(params.update.content.text);
-      }
-    })
-    .connect(stream);
+  const { connection, replies } = textClient("test-editor", stream);
   try {
     const initialized = await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
     expect(initialized.protocolVersion).toBe(acp.PROTOCOL_VERSION);

@@ -18,6 +18,7 @@ import { z } from "zod";
 import { http2Fetch } from "../../../test/support/http2-fetch.js";
 import { TcpProxy } from "../../../test/support/tcp-proxy.js";
 import { testCertificate, type TestCertificate } from "../../../test/support/test-certificate.js";
+import { textClient } from "../../../test/support/text-client.js";
 import { createAgent } from "../../agent/create-agent.js";
 import { defineTool } from "../../agent/tool.js";
 import { ScriptedModel } from "../../testing/scripted-model.js";
@@ -271,15 +272,7 @@ describe("serveAcpHttp over TLS", () => {
       }
     };
     for (const stream of [createHttpStream(url.href, { headers, fetch: h2.fetch }), createWebSocketStream(url.href.replace(/^https/, "wss"), { WebSocket: TrustingWebSocket, headers })]) {
-      const replies: string[] = [];
-      const connection = acp
-        .client({ name: "tls-test" })
-        .onNotification(acp.methods.client.session.update, ({ params }) => {
-          if (params.update.sessionUpdate === "agent_message_chunk" && params.update.content.type === "text") {
-            replies.push(params.update.content.text);
-          }
-        })
-        .connect(stream);
+      const { connection, replies } = textClient("tls-test", stream);
       cleanups.push(() => connection.close());
       await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
       const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [] });

@@ -10,18 +10,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import * as acp from "@agentclientprotocol/sdk";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
-import { AgentProcess, stopAndCheck } from "../../../test/support/agent-process.js";
+import { AgentProcess } from "../../../test/support/agent-process.js";
+import { startedAgents } from "../../../test/support/started-agents.js";
 import { type ChatRequest, FakeModelServer, type FakeScript } from "../../testing/fake-model-server.js";
 
 const temp = mkdtempSync(join(tmpdir(), "weft-config-"));
-const agents: AgentProcess[] = [];
-const servers: FakeModelServer[] = [];
-
-afterEach(async () => {
-  expect(await stopAndCheck(agents, servers)).toEqual([]);
-});
+const { agents, servers } = startedAgents();
 
 afterAll(() => {
   rmSync(temp, { recursive: true, force: true });

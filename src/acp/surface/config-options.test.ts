@@ -6,34 +6,16 @@
 import { describe, expect, it } from "vitest";
 
 import { schemaProblems } from "../../../test/support/acp-wire.js";
+import { conciseOption as concise, effortOption as effort, modelPicker } from "../../../test/support/declared-options.js";
 import { WeftError } from "../../errors/weft-error.js";
 import { type AcpConfigOption, ConfigOptions } from "./config-options.js";
 import type { AcpModes } from "./modes.js";
 import { InvalidConfigValueError } from "../errors/request-errors.js";
 
-const model: AcpConfigOption = {
-  type: "select",
-  id: "model",
-  name: "Model",
-  category: "model",
-  default: "fast",
-  options: [
-    { group: "openai", name: "OpenAI", options: [{ value: "fast", name: "GPT mini" }, { value: "smart", name: "GPT", description: "Slower, better" }] },
-    { group: "local", name: "Local", options: [{ value: "llama", name: "Llama" }] },
-  ],
-};
-const effort: AcpConfigOption = {
-  type: "select",
-  id: "effort",
-  name: "Effort",
-  category: "thought_level",
-  default: "low",
-  options: [
-    { value: "low", name: "Low" },
-    { value: "high", name: "High" },
-  ],
-};
-const concise: AcpConfigOption = { type: "boolean", id: "concise", name: "Concise replies", category: "_style", default: false };
+const model = modelPicker([
+  { group: "openai", name: "OpenAI", options: [{ value: "fast", name: "GPT mini" }, { value: "smart", name: "GPT", description: "Slower, better" }] },
+  { group: "local", name: "Local", options: [{ value: "llama", name: "Llama" }] },
+]);
 const modes: AcpModes = { default: "ask", available: [{ id: "ask", name: "Ask" }, { id: "code", name: "Code" }] };
 
 const declared = () => new ConfigOptions([model, effort, concise], modes);

@@ -5,6 +5,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 
+import { modelPicker } from "../../../test/support/declared-options.js";
 import { MemoryStore } from "../../store-core/memory-store.js";
 import { silentLogger } from "../../types/logger.js";
 import { type AcpConfigOption, ConfigOptions } from "./config-options.js";
@@ -16,17 +17,10 @@ import { HeldUpdates } from "../session/held-updates.js";
 import { StoredSession } from "../session/stored-session.js";
 import { UpdateSink } from "../session/update-sink.js";
 
-const model: AcpConfigOption = {
-  type: "select",
-  id: "model",
-  name: "Model",
-  category: "model",
-  default: "fast",
-  options: [
-    { value: "fast", name: "Fast" },
-    { value: "smart", name: "Smart" },
-  ],
-};
+const model = modelPicker([
+  { value: "fast", name: "Fast" },
+  { value: "smart", name: "Smart" },
+]);
 const concise: AcpConfigOption = { type: "boolean", id: "concise", name: "Concise", default: false };
 const modes: AcpModes = { default: "ask", available: [{ id: "ask", name: "Ask" }, { id: "code", name: "Code" }] };
 const options = new ConfigOptions([model, concise], modes);

@@ -5,6 +5,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 
+import { modelPicker } from "../../../test/support/declared-options.js";
 import type { RunEvent } from "../../graph/events.js";
 import type { Logger } from "../../types/logger.js";
 import { ConfigOptions } from "./config-options.js";
@@ -17,17 +18,14 @@ import { UpdateSink } from "../session/update-sink.js";
 import type { AcpUsageOptions } from "./usage.js";
 
 const models = new ConfigOptions([
-  {
-    type: "select",
-    id: "model",
-    name: "Model",
-    default: "big",
-    options: [
+  modelPicker(
+    [
       { value: "big", name: "Big" },
       { value: "small", name: "Small" },
       { value: "unknown", name: "Unknown" },
     ],
-  },
+    { default: "big", category: undefined },
+  ),
 ]);
 const windows: Record<string, number> = { big: 200_000, small: 1_000 };
 const options: AcpUsageOptions = {
