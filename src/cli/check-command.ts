@@ -2,7 +2,8 @@
 // Prints each scenario's line as it finishes and a summary (or the whole report as JSON with
 // --json); exits 0 only when no scenario failed.
 
-import { checkAcpAgent, formatResult, formatSummary, reportHeading, SCENARIO_IDS, SCENARIO_TIERS, type Tier, TIERS } from "../testing/conformance/index.js";
+import { checkAcpAgent, formatResult, formatSummary, reportHeading, SCENARIO_IDS, SCENARIO_TIERS } from "../testing/conformance/check-acp-agent.js";
+import { type Tier, TIERS } from "../testing/conformance/scenario.js";
 import { UsageError } from "./usage-error.js";
 
 export interface CheckFlags {

@@ -8,16 +8,4 @@ export { type FakeScriptFor } from "./fake-reply.js";
 export { FakeResponsesServer } from "./fake-responses-server.js";
 export { FakeMessagesServer } from "./fake-messages-server.js";
 export { type Script, type ScriptedReply, ScriptedModel } from "./scripted-model.js";
-export {
-  checkAcpAgent,
-  type CheckAcpAgentOptions,
-  type CheckReport,
-  expectAcpAgentToConform,
-  formatReport,
-  formatResult,
-  formatSummary,
-  SCENARIO_IDS,
-  SCENARIO_TIERS,
-  type ScenarioResult,
-  type Tier,
-} from "./conformance/index.js";
+export * from "./conformance/index.js";

@@ -199,6 +199,10 @@ async function runScenario(scenario: Scenario, setup: ScenarioSetup): Promise<Sc
       const run = spawn();
       return { run, init: await run.initialize() };
     },
+    async startSession() {
+      const started = await context.start();
+      return { ...started, sessionId: await started.run.newSession(setup.project) };
+    },
   };
   const unservedBefore = setup.model.unserved.length;
   let result: Omit<ScenarioResult, "durationMs">;

@@ -8,9 +8,8 @@ export {
   formatReport,
   formatResult,
   formatSummary,
-  reportHeading,
   SCENARIO_IDS,
   SCENARIO_TIERS,
   type ScenarioResult,
 } from "./check-acp-agent.js";
-export { type Tier, TIERS } from "./scenario.js";
+export type { Tier } from "./scenario.js";

@@ -19,6 +19,8 @@ export interface ScenarioContext {
   readonly waitMs: number;
   /** Starts the agent and initializes it (protocol version 1, no client capabilities). */
   start(): Promise<{ run: AgentRun; init: acp.InitializeResponse }>;
+  /** Starts the agent, initializes it, and opens a session in the scenario's project. */
+  startSession(): Promise<{ run: AgentRun; init: acp.InitializeResponse; sessionId: string }>;
   /** Starts the agent without initializing it. */
   spawn(): AgentRun;
   /** Every line every agent of this check has written so far, with its run. */

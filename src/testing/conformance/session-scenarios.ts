@@ -279,8 +279,7 @@ const schema: Scenario = {
     // turn's failure (which it may have caused), so the lines are judged first.
     let turnFailure: unknown;
     try {
-      const { run } = await context.start();
-      const sessionId = await run.newSession(context.project);
+      const { run, sessionId } = await context.startSession();
       writeFileSync(join(context.project, "conformance-schema.txt"), "A file to read in a turn whose lines are checked.\n");
       context.model.plan(context.token, (call) => {
         const tool = call.toolResults === 0 ? readTool(call.tools, "conformance-schema.txt") : undefined;

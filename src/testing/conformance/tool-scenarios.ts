@@ -57,8 +57,7 @@ const toolCalls: Scenario = {
   id: "tool-calls",
   tier: "core",
   async run(context) {
-    const { run } = await context.start();
-    const sessionId = await run.newSession(context.project);
+    const { run, sessionId } = await context.startSession();
     const calls: ModelCall[] = [];
     const chosen = planToolTurn(context, chooseRead(context), calls);
     const { from, answer } = await promptTurn(run, sessionId, `${context.token} Read ${READ_FILE}.`);
@@ -118,8 +117,7 @@ async function permissionTurn(
   context: ScenarioContext,
   answer: (request: acp.RequestPermissionRequest, run: AgentRun, sessionId: string) => Promise<acp.RequestPermissionResponse>,
 ): Promise<{ run: AgentRun; sessionId: string; stopReason: string; answerLine: WireLine; toolCall: { status: string | undefined; line: WireLine } | undefined; request: acp.RequestPermissionRequest }> {
-  const { run } = await context.start();
-  const sessionId = await run.newSession(context.project);
+  const { run, sessionId } = await context.startSession();
   const calls: ModelCall[] = [];
   const chosen = planToolTurn(context, chooseWrite(context), calls);
   run.answerPermission = (request) => answer(request, run, sessionId);
@@ -229,8 +227,7 @@ const cancelStreaming: Scenario = {
   id: "cancel-streaming",
   tier: "core",
   async run(context) {
-    const { run } = await context.start();
-    const sessionId = await run.newSession(context.project);
+    const { run, sessionId } = await context.startSession();
     let sent = "";
     context.model.onText = (text) => {
       sent += text;

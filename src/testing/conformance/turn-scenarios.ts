@@ -131,8 +131,7 @@ const streaming: Scenario = {
   id: "streaming",
   tier: "core",
   async run(context) {
-    const { run } = await context.start();
-    const sessionId = await run.newSession(context.project);
+    const { run, sessionId } = await context.startSession();
     const calls: ModelCall[] = [];
     let sent = "";
     context.model.onText = (text) => {
@@ -179,8 +178,7 @@ const answerOrder: Scenario = {
   id: "answer-order",
   tier: "core",
   async run(context) {
-    const { run } = await context.start();
-    const sessionId = await run.newSession(context.project);
+    const { run, sessionId } = await context.startSession();
     context.model.plan(context.token, () => ({ text: ["In order, ", "then the answer."] }));
     const { answer, stopReason } = await promptTurn(run, sessionId, `${context.token} Say two things.`);
     if (errorOf(answer)) {
@@ -198,8 +196,7 @@ const history: Scenario = {
   id: "history",
   tier: "core",
   async run(context: ScenarioContext) {
-    const { run } = await context.start();
-    const sessionId = await run.newSession(context.project);
+    const { run, sessionId } = await context.startSession();
     const word = `kumquat-${context.token}`;
     const calls: ModelCall[] = [];
     context.model.plan(context.token, (call) => {
