@@ -10,7 +10,7 @@ import { join } from "node:path";
 
 import { type AgentCommand, AgentRun, type WireLine } from "./agent-run.js";
 import { ConformanceModel } from "./conformance-model.js";
-import { type Scenario, type ScenarioContext, Verdict } from "./scenario.js";
+import { relativePathProblem, type Scenario, type ScenarioContext, Verdict } from "./scenario.js";
 import { sessionScenarios } from "./session-scenarios.js";
 import { toolScenarios } from "./tool-scenarios.js";
 import { turnScenarios } from "./turn-scenarios.js";
@@ -156,6 +156,7 @@ async function runScenario(scenario: Scenario, setup: ScenarioSetup): Promise<Sc
     },
   };
   const unservedBefore = setup.model.unserved.length;
+  const linesBefore = setup.agentLines.length;
   let result: Omit<ScenarioResult, "durationMs">;
   try {
     await scenario.run(context);
@@ -176,6 +177,12 @@ async function runScenario(scenario: Scenario, setup: ScenarioSetup): Promise<Sc
     setup.model.onActivity = undefined;
     setup.model.release();
     await Promise.all(runs.map((run) => run.stop()));
+  }
+  // A rule for every tool call of every scenario, whatever the scenario checks: a failure the
+  // scenario found itself comes first.
+  const relative = result.status === "failed" ? undefined : relativePathProblem(setup.agentLines.slice(linesBefore).map(({ line }) => line));
+  if (relative) {
+    result = { id: scenario.id, status: "failed", problem: relative.problem, line: relative.line.text.trim() };
   }
   const unserved = setup.model.unserved.slice(unservedBefore);
   if (unserved.length > 0 && result.status !== "passed") {
