@@ -10,12 +10,13 @@ import { join } from "node:path";
 
 import { type AgentCommand, AgentRun, type WireLine } from "./agent-run.js";
 import { ConformanceModel } from "./conformance-model.js";
+import { productScenarios } from "./product-scenarios.js";
 import { relativePathProblem, type Scenario, type ScenarioContext, Verdict } from "./scenario.js";
 import { sessionScenarios } from "./session-scenarios.js";
 import { toolScenarios } from "./tool-scenarios.js";
 import { turnScenarios } from "./turn-scenarios.js";
 
-const SCENARIOS: Scenario[] = [...turnScenarios, ...toolScenarios, ...sessionScenarios];
+const SCENARIOS: Scenario[] = [...turnScenarios, ...toolScenarios, ...sessionScenarios, ...productScenarios];
 
 /** The ids of the scenarios, in the order they run. */
 export const SCENARIO_IDS: readonly string[] = SCENARIOS.map((scenario) => scenario.id);

@@ -56,7 +56,7 @@ const concurrentSessions: Scenario = {
 };
 
 /** An agent that can load sessions, with a new session and the model calls of this scenario; skipped when it cannot. */
-async function loadableSession(context: ScenarioContext): Promise<{ run: AgentRun; sessionId: string; calls: ModelCall[] }> {
+export async function loadableSession(context: ScenarioContext): Promise<{ run: AgentRun; sessionId: string; calls: ModelCall[] }> {
   const { run, init } = await context.start();
   if (init.agentCapabilities?.loadSession !== true) {
     skip("the agent does not advertise agentCapabilities.loadSession");
@@ -65,7 +65,7 @@ async function loadableSession(context: ScenarioContext): Promise<{ run: AgentRu
 }
 
 /** Loads `sessionId` on `run` and returns the updates it replayed before its answer. */
-async function load(run: AgentRun, sessionId: string, cwd: string): Promise<Array<{ line: WireLine; update: Record<string, unknown> }>> {
+export async function load(run: AgentRun, sessionId: string, cwd: string): Promise<Array<{ line: WireLine; update: Record<string, unknown> }>> {
   const from = run.lines.length;
   try {
     await run.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
@@ -77,7 +77,7 @@ async function load(run: AgentRun, sessionId: string, cwd: string): Promise<Arra
 }
 
 /** The answer to the last session/load of `sessionId`: where a replay that lacks something ended. */
-function loadAnswer(run: AgentRun, sessionId: string): WireLine | undefined {
+export function loadAnswer(run: AgentRun, sessionId: string): WireLine | undefined {
   return run.answers("session/load", sessionId).at(-1)?.line;
 }
 

@@ -14,16 +14,16 @@ import { calledModel, promptTurn } from "./turn-scenarios.js";
 /** How long the check waits for a cancelled prompt's answer before it lets the model's reply go on. */
 const CANCEL_GRACE_MS = 3_000;
 
-const READ_FILE = "conformance-read.txt";
-const WRITE_FILE = "conformance-write.txt";
-const BEFORE = "conformance: before\n";
-const AFTER = "conformance: written by the agent\n";
+export const READ_FILE = "conformance-read.txt";
+export const WRITE_FILE = "conformance-write.txt";
+export const BEFORE = "conformance: before\n";
+export const AFTER = "conformance: written by the agent\n";
 
 /**
  * Plans a turn in which the model calls a tool `choose` picks from the tools offered, then ends
  * with text. Resolves, on the first model call, with the tool chosen (undefined when none fits).
  */
-function planToolTurn(context: ScenarioContext, choose: (call: ModelCall) => ToolChoice | undefined, calls: ModelCall[] = []): Promise<{ tool: ToolChoice | undefined; call: ModelCall }> {
+export function planToolTurn(context: ScenarioContext, choose: (call: ModelCall) => ToolChoice | undefined, calls: ModelCall[] = []): Promise<{ tool: ToolChoice | undefined; call: ModelCall }> {
   return new Promise((resolve) => {
     context.model.plan(context.token, (call) => {
       calls.push(call);
@@ -37,18 +37,18 @@ function planToolTurn(context: ScenarioContext, choose: (call: ModelCall) => Too
   });
 }
 
-function chooseRead(context: ScenarioContext): (call: ModelCall) => ToolChoice | undefined {
+export function chooseRead(context: ScenarioContext): (call: ModelCall) => ToolChoice | undefined {
   writeFileSync(join(context.project, READ_FILE), "The conformance check wrote this file for the agent to read.\n");
   return (call) => readTool(call.tools, READ_FILE);
 }
 
-function chooseWrite(context: ScenarioContext): (call: ModelCall) => ToolChoice | undefined {
+export function chooseWrite(context: ScenarioContext): (call: ModelCall) => ToolChoice | undefined {
   // The file is there before, for an edit tool to change; a write tool replaces it.
   writeFileSync(join(context.project, WRITE_FILE), BEFORE);
   return (call) => writeTool(call.tools, WRITE_FILE, AFTER, BEFORE.trimEnd());
 }
 
-function written(context: ScenarioContext): boolean {
+export function written(context: ScenarioContext): boolean {
   const path = join(context.project, WRITE_FILE);
   return existsSync(path) && readFileSync(path, "utf8").includes(AFTER.trimEnd());
 }
@@ -135,7 +135,7 @@ async function permissionTurn(
 }
 
 /** The permission request line, to quote. */
-function permissionLine(run: AgentRun): WireLine | undefined {
+export function permissionLine(run: AgentRun): WireLine | undefined {
   return run.lines.findLast((line) => line.from === "agent" && line.message?.method === "session/request_permission");
 }
 
