@@ -111,7 +111,8 @@ weft check options:
                              tool-calls, permission-allow, permission-reject,
                              permission-error, cancel-streaming, cancel-permission,
                              concurrent-sessions, replay, restart, crash-recovery,
-                             capabilities, schema
+                             capabilities, schema, always-remembered,
+                             replay-fidelity, permission-diff, fs-read, plan-updates
   --timeout <seconds>        How long any one wait for the agent may take. Default: 20.
   --json                     Print the report as JSON instead of text.
   Exit codes: 0 every scenario passed or was skipped, 1 one failed, 2 bad usage.
