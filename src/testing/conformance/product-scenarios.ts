@@ -11,7 +11,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { optionOf, type WireLine } from "./agent-run.js";
 import type { ModelCall, OfferedTool } from "./conformance-model.js";
 import { fail, type FoldedToolCall, foldToolCalls, type Scenario, skip, toolNames, writeTool } from "./scenario.js";
-import { load, loadableSession, loadAnswer } from "./session-scenarios.js";
+import { load, loadableSession } from "./session-scenarios.js";
 import { AFTER, BEFORE, chooseRead, chooseWrite, permissionLine, planToolTurn, READ_FILE, WRITE_FILE, written } from "./tool-scenarios.js";
 import { calledModel, promptTurn } from "./turn-scenarios.js";
 
@@ -99,7 +99,7 @@ const replayFidelity: Scenario = {
     for (const [index, live] of liveCalls.entries()) {
       const again = replayedCalls.find((replayed) => replayed.id === live.id) ?? replayedCalls[index];
       if (!again) {
-        fail(`the replay dropped tool call ${live.id}, which ended ${String(live.status)} live on this line`, loadAnswer(run, sessionId) ?? live.line);
+        fail(`the replay dropped tool call ${live.id}, which ended ${String(live.status)} live on this line`, live.line);
       }
       const [was, is] = [fidelityFields(live), fidelityFields(again)];
       for (const field of Object.keys(was)) {

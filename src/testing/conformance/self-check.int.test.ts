@@ -30,8 +30,8 @@ const BUGS: Record<string, Record<string, RegExp>> = {
   // The rejected write ran to completion.
   "wrong-permission": { "permission-reject": /"sessionUpdate":"tool_call_update".*"status":"completed"/ },
   "allow-on-error": { "permission-error": /"sessionUpdate":"tool_call_update".*"status":"completed"/ },
-  // The live line of the tool call the replay dropped.
-  "replay-drops-tools": { replay: /"sessionUpdate":"tool_call(_update)?"/ },
+  // The live line of the tool call the replay dropped (replay-fidelity finds it dropped too).
+  "replay-drops-tools": { replay: /"sessionUpdate":"tool_call(_update)?"/, "replay-fidelity": /"sessionUpdate":"tool_call(_update)?"/ },
   // A location not starting with a slash: the kit holds the rule after every scenario, so every
   // scenario with a tool call fails, on that call's first line.
   "relative-paths": Object.fromEntries(

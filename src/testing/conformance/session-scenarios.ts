@@ -77,7 +77,7 @@ export async function load(run: AgentRun, sessionId: string, cwd: string): Promi
 }
 
 /** The answer to the last session/load of `sessionId`: where a replay that lacks something ended. */
-export function loadAnswer(run: AgentRun, sessionId: string): WireLine | undefined {
+function loadAnswer(run: AgentRun, sessionId: string): WireLine | undefined {
   return run.answers("session/load", sessionId).at(-1)?.line;
 }
 
