@@ -40,7 +40,7 @@ const ROUTES: ReadonlyArray<{ method: string; suffix: string; fake: keyof Origin
 ];
 
 export class FakeModelOrigin {
-  /** Every request no fake served, in order. */
+  /** Every model call (POST) no fake served, in order. */
   readonly unserved: UnservedCall[] = [];
   private readonly server: Server = createServer();
   private readonly sockets = new Set<Socket>();
@@ -93,7 +93,11 @@ export class FakeModelOrigin {
     }
     request.resume();
     const unserved = this.unservedCall(method, request.url ?? "", path);
-    this.unserved.push(unserved);
+    if (method === "POST") {
+      // A model call. A GET the origin does not answer is an optional lookup (a context window, a
+      // model's details), which an agent carries on without.
+      this.unserved.push(unserved);
+    }
     response.writeHead(404, { "content-type": "application/json" });
     response.end(JSON.stringify({ error: { type: "not_found", message: `The conformance check's fake model does not serve ${method} ${path}. ${unserved.hint}` } }));
   }

@@ -3,6 +3,8 @@
 // the wire and quote the line where it saw a problem.
 
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { isAbsolute } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 
 import * as acp from "@agentclientprotocol/sdk";
@@ -32,6 +34,10 @@ export class WaitTimeout extends Error {}
 export class AgentRun {
   readonly lines: WireLine[] = [];
   readonly permissions: acp.RequestPermissionRequest[] = [];
+  /** The agent's fs/read_text_file requests, each answered from the disk. */
+  readonly fileReads: acp.ReadTextFileRequest[] = [];
+  /** What the client advertised in its last initialize, through the SDK client or past it. */
+  advertised: acp.ClientCapabilities = {};
   stderr = "";
   /** How the editor answers permission requests; by default with the first option that allows once. */
   answerPermission: PermissionAnswer = async (request) => ({ outcome: { outcome: "selected", optionId: optionOf(request, "allow_once") ?? request.options[0]?.optionId ?? "" } });
@@ -69,6 +75,12 @@ export class AgentRun {
         this.changed();
         return this.answerPermission(params);
       })
+      // Asked only of a client that advertised fs.readTextFile (the fs-read scenario's).
+      .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => {
+        this.fileReads.push(params);
+        this.changed();
+        return { content: await readForAgent(params) };
+      })
       .onNotification(acp.methods.client.session.update, () => {});
     this.connection = app.connect(acp.ndJsonStream(tappedStdin(this.child.stdin, (line) => this.record("client", line)), this.fromAgent()));
   }
@@ -86,8 +98,8 @@ export class AgentRun {
     return this.clientMethods.get(JSON.stringify(id));
   }
 
-  initialize(protocolVersion = acp.PROTOCOL_VERSION): Promise<acp.InitializeResponse> {
-    return this.request(acp.methods.agent.initialize, { protocolVersion, clientCapabilities: {}, clientInfo: { name: "weft-conformance-check", version: "1.0.0" } });
+  initialize(protocolVersion = acp.PROTOCOL_VERSION, clientCapabilities: acp.ClientCapabilities = {}): Promise<acp.InitializeResponse> {
+    return this.request(acp.methods.agent.initialize, { protocolVersion, clientCapabilities, clientInfo: { name: "weft-conformance-check", version: "1.0.0" } });
   }
 
   async newSession(cwd: string): Promise<string> {
@@ -265,6 +277,9 @@ export class AgentRun {
     const line: WireLine = { from, text, message };
     if (from === "client" && message !== undefined && typeof message.method === "string" && "id" in message) {
       this.clientMethods.set(JSON.stringify(message.id), { method: message.method, params: message.params as Record<string, unknown> | undefined });
+      if (message.method === "initialize") {
+        this.advertised = ((message.params as { clientCapabilities?: acp.ClientCapabilities } | undefined)?.clientCapabilities ?? {}) as acp.ClientCapabilities;
+      }
     }
     this.lines.push(line);
     this.onLine(line, this);
@@ -331,6 +346,27 @@ export class AgentRun {
       },
     });
   }
+}
+
+/** A file as the client serves it to the agent: from the disk, the lines asked for (`line` counts from 1). */
+async function readForAgent(params: acp.ReadTextFileRequest): Promise<string> {
+  if (!isAbsolute(params.path)) {
+    throw acp.RequestError.invalidParams({ path: params.path }, "fs/read_text_file takes an absolute path");
+  }
+  let content: string;
+  try {
+    content = await readFile(params.path, "utf8");
+  } catch {
+    throw acp.RequestError.resourceNotFound(params.path);
+  }
+  if ((params.line === undefined || params.line === null) && !params.limit) {
+    return content;
+  }
+  const first = Math.max(0, (params.line ?? 1) - 1);
+  return content
+    .split("\n")
+    .slice(first, params.limit ? first + params.limit : undefined)
+    .join("\n");
 }
 
 /** The id of the first option of this kind. */

@@ -10,12 +10,13 @@ import { join } from "node:path";
 
 import { type AgentCommand, AgentRun, type WireLine } from "./agent-run.js";
 import { ConformanceModel } from "./conformance-model.js";
-import { type Scenario, type ScenarioContext, type Tier, TIERS, Verdict } from "./scenario.js";
+import { productScenarios } from "./product-scenarios.js";
+import { relativePathProblem, type Scenario, type ScenarioContext, type Tier, TIERS, Verdict } from "./scenario.js";
 import { sessionScenarios } from "./session-scenarios.js";
 import { toolScenarios } from "./tool-scenarios.js";
 import { turnScenarios } from "./turn-scenarios.js";
 
-const SCENARIOS: Scenario[] = [...turnScenarios, ...toolScenarios, ...sessionScenarios];
+const SCENARIOS: Scenario[] = [...turnScenarios, ...toolScenarios, ...sessionScenarios, ...productScenarios];
 
 /** The ids of the scenarios, in the order they run. */
 export const SCENARIO_IDS: readonly string[] = SCENARIOS.map((scenario) => scenario.id);
@@ -205,6 +206,7 @@ async function runScenario(scenario: Scenario, setup: ScenarioSetup): Promise<Sc
     },
   };
   const unservedBefore = setup.model.unserved.length;
+  const linesBefore = setup.agentLines.length;
   let result: Omit<ScenarioResult, "durationMs">;
   try {
     await scenario.run(context);
@@ -226,8 +228,14 @@ async function runScenario(scenario: Scenario, setup: ScenarioSetup): Promise<Sc
     setup.model.release();
     await Promise.all(runs.map((run) => run.stop()));
   }
+  // A rule for every tool call of every scenario, whatever the scenario checks: a failure the
+  // scenario found itself comes first.
+  const relative = result.status === "failed" ? undefined : relativePathProblem(setup.agentLines.slice(linesBefore).map(({ line }) => line));
+  if (relative) {
+    result = { id: scenario.id, tier: scenario.tier, status: "failed", problem: relative.problem, line: relative.line.text.trim() };
+  }
   const unserved = setup.model.unserved.slice(unservedBefore);
-  if (unserved.length > 0 && result.status !== "passed") {
+  if (unserved.length > 0 && result.status === "failed") {
     // The agent's model calls went where the check serves nothing: say so rather than blame the agent.
     const calls = [...new Set(unserved.map((call) => `${call.method} ${call.url}${call.api ? ` (${call.api})` : ""}`))].join(", ");
     const hints = [...new Set(unserved.map((call) => call.hint))].join(" ");

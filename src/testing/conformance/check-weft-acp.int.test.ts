@@ -30,7 +30,7 @@ describe("checkAcpAgent against weft acp", () => {
     const report = await checkAcpAgent({ ...weft, env: { WEFT_BASE_URL: "{model}/v2" }, scenarios: ["streaming"] });
     expect(report.results).toMatchObject([{ id: "streaming", status: "failed" }]);
     const problem = report.results[0]?.problem ?? "";
-    expect(problem).toMatch(/^the agent's model calls did not reach the fake model: GET \/v2\/models, POST \/v2\/chat\/completions \(Chat Completions\)\. An OpenAI client's base URL should be http:\/\/127\.0\.0\.1:\d+\/v1 /);
+    expect(problem).toMatch(/^the agent's model calls did not reach the fake model: POST \/v2\/chat\/completions \(Chat Completions\)\. An OpenAI client's base URL should be http:\/\/127\.0\.0\.1:\d+\/v1 /);
     expect(problem).toContain("What the scenario saw: the agent answered without calling the model.");
   });
 });

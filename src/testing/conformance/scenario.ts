@@ -138,12 +138,22 @@ export function toolNames(tools: readonly OfferedTool[]): string {
   return tools.length === 0 ? "no tools at all" : tools.map((tool) => tool.name).join(", ");
 }
 
-/** A tool call as an editor keeps it: its announcement with each later change folded in, and the line of its last change. */
+/**
+ * A tool call as an editor keeps it: its announcement with each later change folded in (a field an
+ * update leaves out keeps its value), and the line of its last change.
+ */
 export interface FoldedToolCall {
   id: string;
   status: string | undefined;
+  title?: unknown;
+  kind?: unknown;
+  locations?: unknown;
+  content?: unknown;
   line: WireLine;
 }
+
+/** The fields of a tool call an update may change, besides its status. */
+const FOLDED_FIELDS = ["title", "kind", "locations", "content"] as const;
 
 /** The tool calls among `updates`, in order of announcement, folded. */
 export function foldToolCalls(updates: ReadonlyArray<{ line: WireLine; update: Record<string, unknown> }>): FoldedToolCall[] {
@@ -159,24 +169,52 @@ export function foldToolCalls(updates: ReadonlyArray<{ line: WireLine; update: R
     } else if (typeof update.status === "string") {
       call.status = update.status;
     }
+    for (const field of FOLDED_FIELDS) {
+      if (update[field] !== undefined && update[field] !== null) {
+        call[field] = update[field];
+      }
+    }
     call.line = line;
     calls.set(id, call);
   }
   return [...calls.values()];
 }
 
-/** The paths an update names (locations and diffs) that are not absolute. */
-export function relativePaths(update: Record<string, unknown>): string[] {
+/** The paths a tool call (an update, or a permission request's toolCall) names in its locations and diffs that are not absolute. */
+function relativePaths(toolCall: Record<string, unknown>): string[] {
   const paths: unknown[] = [];
-  for (const location of Array.isArray(update.locations) ? (update.locations as Array<{ path?: unknown }>) : []) {
-    paths.push(location.path);
+  for (const location of Array.isArray(toolCall.locations) ? (toolCall.locations as Array<{ path?: unknown }>) : []) {
+    paths.push(location?.path);
   }
-  for (const content of Array.isArray(update.content) ? (update.content as Array<{ type?: unknown; path?: unknown }>) : []) {
-    if (content.type === "diff") {
+  for (const content of Array.isArray(toolCall.content) ? (toolCall.content as Array<{ type?: unknown; path?: unknown }>) : []) {
+    if (content?.type === "diff") {
       paths.push(content.path);
     }
   }
   return paths.filter((path) => typeof path !== "string" || !isAbsolute(path)).map(String);
+}
+
+/**
+ * ACP's rule that every path in a tool call is absolute, held over `lines` (the agent's, in wire
+ * order): each tool_call and tool_call_update, and each permission request's toolCall. The kit
+ * applies it after every scenario to the lines of that scenario. The first line that breaks it,
+ * with the problem, or undefined.
+ */
+export function relativePathProblem(lines: readonly WireLine[]): { problem: string; line: WireLine } | undefined {
+  for (const line of lines) {
+    const params = line.from === "agent" && typeof line.message?.params === "object" && line.message.params !== null ? (line.message.params as Record<string, unknown>) : undefined;
+    const update = line.message?.method === "session/update" ? (params?.update as Record<string, unknown> | undefined) : undefined;
+    const toolCall = update?.sessionUpdate === "tool_call" || update?.sessionUpdate === "tool_call_update" ? update : line.message?.method === "session/request_permission" ? (params?.toolCall as Record<string, unknown> | undefined) : undefined;
+    if (typeof toolCall !== "object" || toolCall === null) {
+      continue;
+    }
+    const relative = relativePaths(toolCall);
+    if (relative.length > 0) {
+      const where = update ? `tool call ${String(toolCall.toolCallId)}` : `the permission request for tool call ${String(toolCall.toolCallId)}`;
+      return { problem: `${where} names ${relative.map((path) => JSON.stringify(path)).join(", ")}: paths in a tool call's locations and diffs must be absolute`, line };
+    }
+  }
+  return undefined;
 }
 
 /** The error of a JSON-RPC answer, if it is one. */

@@ -30,16 +30,29 @@ const BUGS: Record<string, Record<string, RegExp>> = {
   // The rejected write ran to completion.
   "wrong-permission": { "permission-reject": /"sessionUpdate":"tool_call_update".*"status":"completed"/ },
   "allow-on-error": { "permission-error": /"sessionUpdate":"tool_call_update".*"status":"completed"/ },
-  // The live line of the tool call the replay dropped.
-  "replay-drops-tools": { replay: /"sessionUpdate":"tool_call(_update)?"/ },
-  // A location not starting with a slash.
-  "relative-paths": { "tool-calls": /"locations":\[\{"path":"[^/"]/ },
+  // The live line of the tool call the replay dropped (replay-fidelity finds it dropped too).
+  "replay-drops-tools": { replay: /"sessionUpdate":"tool_call(_update)?"/, "replay-fidelity": /"sessionUpdate":"tool_call(_update)?"/ },
+  // A location not starting with a slash: the kit holds the rule after every scenario, so every
+  // scenario with a tool call fails, on that call's first line.
+  "relative-paths": Object.fromEntries(
+    ["tool-calls", "permission-allow", "permission-reject", "permission-error", "cancel-permission", "replay", "schema", "always-remembered", "replay-fidelity", "permission-diff", "fs-read"].map((id) => [id, /"locations":\[\{"path":"[^/"]/]),
+  ),
   // The title as an object.
   "bad-schema": { schema: /"sessionUpdate":"session_info_update","title":\{/ },
   // The version that does not exist, echoed.
   "echo-version": { initialize: /"result":\{"protocolVersion":99,/ },
   // Not a bug: 2 for 99, -32022 for 0, as the SDK's schema allows. It fails nothing.
   "v2-versions": {},
+  // The second write's permission request, asked after an "always" answer.
+  "forget-always": { "always-remembered": /"method":"session\/request_permission"/ },
+  // The replayed tool call, without its locations and content.
+  "replay-drops-content": { "replay-fidelity": /"sessionUpdate":"tool_call","toolCallId":"[^"]+","title":"[^"]+","kind":"edit","status":"completed"\}/ },
+  // The permission request whose toolCall is its id alone.
+  "bare-permission": { "permission-diff": /"toolCall":\{"toolCallId":"[^"]+"\},/ },
+  // The read's result, with no fs/read_text_file request before it.
+  "fs-read-disk": { "fs-read": /"sessionUpdate":"tool_call_update".*"status":"completed"/ },
+  // The prompt's answer, with no plan update in the turn.
+  "silent-plan": { "plan-updates": /"result":\{"stopReason":"end_turn"\}/ },
 };
 
 let folder: string;

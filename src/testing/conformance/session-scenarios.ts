@@ -56,7 +56,7 @@ const concurrentSessions: Scenario = {
 };
 
 /** An agent that can load sessions, with a new session and the model calls of this scenario; skipped when it cannot. */
-async function loadableSession(context: ScenarioContext): Promise<{ run: AgentRun; sessionId: string; calls: ModelCall[] }> {
+export async function loadableSession(context: ScenarioContext): Promise<{ run: AgentRun; sessionId: string; calls: ModelCall[] }> {
   const { run, init } = await context.start();
   if (init.agentCapabilities?.loadSession !== true) {
     skip("the agent does not advertise agentCapabilities.loadSession");
@@ -65,7 +65,7 @@ async function loadableSession(context: ScenarioContext): Promise<{ run: AgentRu
 }
 
 /** Loads `sessionId` on `run` and returns the updates it replayed before its answer. */
-async function load(run: AgentRun, sessionId: string, cwd: string): Promise<Array<{ line: WireLine; update: Record<string, unknown> }>> {
+export async function load(run: AgentRun, sessionId: string, cwd: string): Promise<Array<{ line: WireLine; update: Record<string, unknown> }>> {
   const from = run.lines.length;
   try {
     await run.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
@@ -256,14 +256,23 @@ const capabilities: Scenario = {
   },
 };
 
-/** What ACP lets an agent send only to a client that advertised a capability; this check's client advertises none. */
-const GATED = new Set(["fs/read_text_file", "fs/write_text_file", "terminal/create", "terminal/output", "terminal/release", "terminal/wait_for_exit", "terminal/kill", "elicitation/create"]);
+/** What ACP lets an agent send only to a client that advertised a capability, and whether the client did. */
+const GATED: Record<string, (advertised: acp.ClientCapabilities) => boolean> = {
+  "fs/read_text_file": (advertised) => advertised.fs?.readTextFile === true,
+  "fs/write_text_file": (advertised) => advertised.fs?.writeTextFile === true,
+  "terminal/create": (advertised) => advertised.terminal === true,
+  "terminal/output": (advertised) => advertised.terminal === true,
+  "terminal/release": (advertised) => advertised.terminal === true,
+  "terminal/wait_for_exit": (advertised) => advertised.terminal === true,
+  "terminal/kill": (advertised) => advertised.terminal === true,
+  "elicitation/create": (advertised) => advertised.elicitation !== undefined && advertised.elicitation !== null,
+};
 const GATED_UPDATES = new Set(["notice", "compaction_update", "compaction_summary_chunk"]);
 
-/** What is wrong with a line besides its schema: a method or update the client did not advertise a capability for. */
-function gateProblem(line: WireLine): string | undefined {
+/** What is wrong with a line besides its schema: a method or update the client (which advertised `advertised`) did not advertise a capability for. */
+function gateProblem(line: WireLine, advertised: acp.ClientCapabilities): string | undefined {
   const method = line.message?.method;
-  if (typeof method === "string" && GATED.has(method)) {
+  if (typeof method === "string" && GATED[method] !== undefined && !GATED[method](advertised)) {
     return `${method} sent to a client that advertised no capability for it`;
   }
   const update = method === "session/update" ? (line.message?.params as { update?: { sessionUpdate?: unknown } } | undefined)?.update?.sessionUpdate : undefined;
@@ -291,9 +300,9 @@ const schema: Scenario = {
     }
     const lines = context.agentLines;
     for (const { line, run: owner } of lines) {
-      const problem = agentLineProblem(line.text, (id) => owner.clientRequest(id)?.method) ?? gateProblem(line);
+      const problem = agentLineProblem(line.text, (id) => owner.clientRequest(id)?.method) ?? gateProblem(line, owner.advertised);
       if (problem) {
-        const count = lines.filter(({ line: other, run: otherOwner }) => (agentLineProblem(other.text, (id) => otherOwner.clientRequest(id)?.method) ?? gateProblem(other)) !== undefined).length;
+        const count = lines.filter(({ line: other, run: otherOwner }) => (agentLineProblem(other.text, (id) => otherOwner.clientRequest(id)?.method) ?? gateProblem(other, otherOwner.advertised)) !== undefined).length;
         fail(`${count} of the ${lines.length} lines the agent wrote in this check fail; the first: ${problem}`, line);
       }
     }

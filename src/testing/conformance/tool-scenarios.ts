@@ -8,22 +8,22 @@ import * as acp from "@agentclientprotocol/sdk";
 
 import { type AgentRun, optionOf, type WireLine } from "./agent-run.js";
 import type { ModelCall } from "./conformance-model.js";
-import { errorOf, fail, foldToolCalls, readTool, relativePaths, type Scenario, type ScenarioContext, skip, type ToolChoice, toolNames, writeTool } from "./scenario.js";
+import { errorOf, fail, foldToolCalls, readTool, type Scenario, type ScenarioContext, skip, type ToolChoice, toolNames, writeTool } from "./scenario.js";
 import { calledModel, promptTurn } from "./turn-scenarios.js";
 
 /** How long the check waits for a cancelled prompt's answer before it lets the model's reply go on. */
 const CANCEL_GRACE_MS = 3_000;
 
-const READ_FILE = "conformance-read.txt";
-const WRITE_FILE = "conformance-write.txt";
-const BEFORE = "conformance: before\n";
-const AFTER = "conformance: written by the agent\n";
+export const READ_FILE = "conformance-read.txt";
+export const WRITE_FILE = "conformance-write.txt";
+export const BEFORE = "conformance: before\n";
+export const AFTER = "conformance: written by the agent\n";
 
 /**
  * Plans a turn in which the model calls a tool `choose` picks from the tools offered, then ends
  * with text. Resolves, on the first model call, with the tool chosen (undefined when none fits).
  */
-function planToolTurn(context: ScenarioContext, choose: (call: ModelCall) => ToolChoice | undefined, calls: ModelCall[] = []): Promise<{ tool: ToolChoice | undefined; call: ModelCall }> {
+export function planToolTurn(context: ScenarioContext, choose: (call: ModelCall) => ToolChoice | undefined, calls: ModelCall[] = []): Promise<{ tool: ToolChoice | undefined; call: ModelCall }> {
   return new Promise((resolve) => {
     context.model.plan(context.token, (call) => {
       calls.push(call);
@@ -37,18 +37,18 @@ function planToolTurn(context: ScenarioContext, choose: (call: ModelCall) => Too
   });
 }
 
-function chooseRead(context: ScenarioContext): (call: ModelCall) => ToolChoice | undefined {
+export function chooseRead(context: ScenarioContext): (call: ModelCall) => ToolChoice | undefined {
   writeFileSync(join(context.project, READ_FILE), "The conformance check wrote this file for the agent to read.\n");
   return (call) => readTool(call.tools, READ_FILE);
 }
 
-function chooseWrite(context: ScenarioContext): (call: ModelCall) => ToolChoice | undefined {
+export function chooseWrite(context: ScenarioContext): (call: ModelCall) => ToolChoice | undefined {
   // The file is there before, for an edit tool to change; a write tool replaces it.
   writeFileSync(join(context.project, WRITE_FILE), BEFORE);
   return (call) => writeTool(call.tools, WRITE_FILE, AFTER, BEFORE.trimEnd());
 }
 
-function written(context: ScenarioContext): boolean {
+export function written(context: ScenarioContext): boolean {
   const path = join(context.project, WRITE_FILE);
   return existsSync(path) && readFileSync(path, "utf8").includes(AFTER.trimEnd());
 }
@@ -70,7 +70,7 @@ const toolCalls: Scenario = {
   },
 };
 
-/** The tool-call rules: tool_call before its updates, unique ids, status only forward, absolute paths. */
+/** The tool-call rules: tool_call before its updates, unique ids, status only forward (absolute paths are the kit's rule after every scenario). */
 function checkToolUpdates(run: AgentRun, sessionId: string, from: number, to: number): void {
   const rank: Record<string, number> = { pending: 0, in_progress: 1, completed: 2, failed: 2 };
   const statuses = new Map<string, string>();
@@ -94,10 +94,6 @@ function checkToolUpdates(run: AgentRun, sessionId: string, from: number, to: nu
       fail(`tool call ${id} went from ${before} back to ${status} (a status only moves forward: pending, in_progress, then completed or failed)`, line);
     }
     statuses.set(id, status ?? "pending");
-    const relative = relativePaths(update);
-    if (relative.length > 0) {
-      fail(`tool call ${id} names ${relative.map((path) => JSON.stringify(path)).join(", ")}: paths in locations and diffs must be absolute`, line);
-    }
   }
   if (statuses.size === 0) {
     fail("the model called a tool, but the client got no tool_call update", updates.at(-1)?.line);
@@ -137,7 +133,7 @@ async function permissionTurn(
 }
 
 /** The permission request line, to quote. */
-function permissionLine(run: AgentRun): WireLine | undefined {
+export function permissionLine(run: AgentRun): WireLine | undefined {
   return run.lines.findLast((line) => line.from === "agent" && line.message?.method === "session/request_permission");
 }
 
