@@ -12,10 +12,11 @@ import { type AgentCommand, AgentRun, type WireLine } from "./agent-run.js";
 import { ConformanceModel } from "./conformance-model.js";
 import { type Scenario, type ScenarioContext, Verdict } from "./scenario.js";
 import { sessionScenarios } from "./session-scenarios.js";
+import { surfaceScenarios } from "./surface-scenarios.js";
 import { toolScenarios } from "./tool-scenarios.js";
 import { turnScenarios } from "./turn-scenarios.js";
 
-const SCENARIOS: Scenario[] = [...turnScenarios, ...toolScenarios, ...sessionScenarios];
+const SCENARIOS: Scenario[] = [...turnScenarios, ...toolScenarios, ...sessionScenarios, ...surfaceScenarios];
 
 /** The ids of the scenarios, in the order they run. */
 export const SCENARIO_IDS: readonly string[] = SCENARIOS.map((scenario) => scenario.id);
