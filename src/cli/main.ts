@@ -102,7 +102,8 @@ weft check options:
   --env NAME=value           Set a variable in the agent's environment (may be repeated). The
                              check serves every model API at one fake origin and already sets
                              WEFT_MODEL, WEFT_BASE_URL and OPENAI_BASE_URL (<origin>/v1),
-                             ANTHROPIC_BASE_URL (the origin) and their API keys, and a private
+                             ANTHROPIC_BASE_URL (the origin) and their API keys,
+                             WEFT_CONTEXT_WINDOW (the fake model's window), and a private
                              HOME, XDG_STATE_HOME and XDG_CONFIG_HOME. In a value, {model} is
                              the origin, {model_v1} <origin>/v1, {home} the private directory
                              and {project} the scenario's project.

@@ -13,10 +13,11 @@ import { ConformanceModel } from "./conformance-model.js";
 import { productScenarios } from "./product-scenarios.js";
 import { relativePathProblem, type Scenario, type ScenarioContext, type Tier, TIERS, Verdict } from "./scenario.js";
 import { sessionScenarios } from "./session-scenarios.js";
+import { surfaceScenarios } from "./surface-scenarios.js";
 import { toolScenarios } from "./tool-scenarios.js";
 import { turnScenarios } from "./turn-scenarios.js";
 
-const SCENARIOS: Scenario[] = [...turnScenarios, ...toolScenarios, ...sessionScenarios, ...productScenarios];
+const SCENARIOS: Scenario[] = [...turnScenarios, ...toolScenarios, ...sessionScenarios, ...surfaceScenarios, ...productScenarios];
 
 /** The ids of the scenarios, in the order they run. */
 export const SCENARIO_IDS: readonly string[] = SCENARIOS.map((scenario) => scenario.id);

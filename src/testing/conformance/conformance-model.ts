@@ -12,6 +12,8 @@ import type { FakeReply } from "../fake-reply.js";
 import { FakeResponsesServer } from "../fake-responses-server.js";
 
 export const MODEL_ID = "conformance-model";
+/** The context window the fake model claims, in tokens: given as WEFT_CONTEXT_WINDOW, since no API of the fakes tells it. */
+export const CONTEXT_WINDOW = 128_000;
 
 /** A tool the agent offered the model. */
 export interface OfferedTool {
@@ -110,6 +112,7 @@ export class ConformanceModel {
       WEFT_MODEL: `openai-compatible:${MODEL_ID}`,
       WEFT_BASE_URL: this.origin.v1,
       WEFT_API_KEY: "conformance-key",
+      WEFT_CONTEXT_WINDOW: String(CONTEXT_WINDOW),
       OPENAI_BASE_URL: this.origin.v1,
       OPENAI_API_KEY: "conformance-key",
       // Anthropic's SDK adds /v1 to its base URL itself.

@@ -22,8 +22,7 @@ const alwaysRemembered: Scenario = {
   id: "always-remembered",
   tier: "product",
   async run(context) {
-    const { run } = await context.start();
-    const sessionId = await run.newSession(context.project);
+    const { run, sessionId } = await context.startSession();
     const calls: ModelCall[] = [];
     const path = join(context.project, WRITE_FILE);
     writeFileSync(path, BEFORE);
@@ -115,8 +114,7 @@ const permissionDiff: Scenario = {
   id: "permission-diff",
   tier: "product",
   async run(context) {
-    const { run } = await context.start();
-    const sessionId = await run.newSession(context.project);
+    const { run, sessionId } = await context.startSession();
     const calls: ModelCall[] = [];
     const chosen = planToolTurn(context, chooseWrite(context), calls);
     await promptTurn(run, sessionId, `${context.token} Write ${WRITE_FILE}.`);
@@ -244,8 +242,7 @@ const planUpdates: Scenario = {
   id: "plan-updates",
   tier: "product",
   async run(context) {
-    const { run } = await context.start();
-    const sessionId = await run.newSession(context.project);
+    const { run, sessionId } = await context.startSession();
     const calls: ModelCall[] = [];
     let offered: readonly OfferedTool[] = [];
     let chosen: ReturnType<typeof planTool>;

@@ -21,8 +21,8 @@ import { checkAcpAgent, type CheckReport, formatReport, SCENARIO_IDS } from "./c
 
 /** Each deliberate bug, the scenarios it must fail, and what the wire line of each failure shows. */
 const BUGS: Record<string, Record<string, RegExp>> = {
-  // The empty closing chunk, sent after the answer.
-  "late-updates": { "answer-order": /"sessionUpdate":"agent_message_chunk","content":\{"type":"text","text":""\}/ },
+  // The empty closing chunk, sent after the answer (of a closed session's prompt too, so after the close answer).
+  "late-updates": { "answer-order": /"sessionUpdate":"agent_message_chunk","content":\{"type":"text","text":""\}/, "close-running": /"sessionUpdate":"agent_message_chunk","content":\{"type":"text","text":""\}/ },
   // The whole reply in one chunk.
   "no-streaming": { streaming: /"sessionUpdate":"agent_message_chunk","content":\{"type":"text","text":"[^"]+ [^"]+ [^"]+"/ },
   // The cancelled prompts answered end_turn.
@@ -53,6 +53,18 @@ const BUGS: Record<string, Record<string, RegExp>> = {
   "fs-read-disk": { "fs-read": /"sessionUpdate":"tool_call_update".*"status":"completed"/ },
   // The prompt's answer, with no plan update in the turn.
   "silent-plan": { "plan-updates": /"result":\{"stopReason":"end_turn"\}/ },
+  // The session surface's. The closed session's prompt, run to its end.
+  "close-keeps-running": { "close-running": /"result":\{"stopReason":"end_turn"\}/ },
+  // The list for one directory with a session of another in it.
+  "list-ignores-cwd": { "list-by-cwd": /"result":\{"sessions":\[.*"cwd":"[^"]*\/projects\/(?!list-by-cwd\/here")/ },
+  // The commands, before the session/new answer.
+  "early-commands": { "commands-after-new": /"sessionUpdate":"available_commands_update"/ },
+  // The set_config_option answer with the old value.
+  "stale-config": { "config-options": /"result":\{"configOptions":\[\{"id":"writes"[^\]]*"currentValue":"ask"/ },
+  // The reply's 7 tokens as the window.
+  "usage-over-window": { "usage-bounds": /"sessionUpdate":"usage_update","used":\d+,"size":7\}/ },
+  // The list's entry without the title.
+  "list-drops-title": { "title-in-list": /"sessions":\[.*\{"sessionId":"[^"]+","cwd":"[^"]*\/projects\/title-in-list","updatedAt":"[^"]+"\}/ },
 };
 
 let folder: string;
