@@ -47,7 +47,7 @@ export class FakeModelServer extends FakeHttpServer<ChatRequest> {
 
   protected override answerGet(url: string): unknown {
     const models = this.serverOptions.models;
-    if (!models || !pathOf(url).endsWith("/models")) {
+    if (!models || !["/v1/models", "/models"].includes(pathOf(url))) {
       return undefined;
     }
     this.modelListRequests++;
