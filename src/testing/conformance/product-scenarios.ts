@@ -12,11 +12,8 @@ import { optionOf, type WireLine } from "./agent-run.js";
 import type { ModelCall, OfferedTool } from "./conformance-model.js";
 import { fail, type FoldedToolCall, foldToolCalls, type Scenario, skip, toolNames, writeTool } from "./scenario.js";
 import { load, loadableSession } from "./session-scenarios.js";
-import { AFTER, BEFORE, chooseRead, chooseWrite, permissionLine, planToolTurn, READ_FILE, WRITE_FILE, written } from "./tool-scenarios.js";
+import { AFTER, BEFORE, noWriteTool, permissionLine, READ_FILE, toolTurn, WRITE_FILE, written } from "./tool-scenarios.js";
 import { calledModel, promptTurn } from "./turn-scenarios.js";
-
-const noWriteTool = (tools: readonly OfferedTool[]) =>
-  `the agent offers the model no tool to write a file with (a tool named like "write", "create" or "edit" with a path parameter); it offers ${toolNames(tools)}`;
 
 const alwaysRemembered: Scenario = {
   id: "always-remembered",
@@ -83,13 +80,7 @@ const replayFidelity: Scenario = {
   tier: "core",
   async run(context) {
     const { run, sessionId, calls } = await loadableSession(context);
-    const chosen = planToolTurn(context, chooseWrite(context), calls);
-    const { from, answer } = await promptTurn(run, sessionId, `${context.token} Write ${WRITE_FILE}, then sum up.`);
-    calledModel(calls.length, run);
-    const { tool, call } = await chosen;
-    if (!tool) {
-      skip(noWriteTool(call.tools));
-    }
+    const { from, answer } = await toolTurn(context, run, sessionId, "write", `Write ${WRITE_FILE}, then sum up.`, calls);
     const liveCalls = foldToolCalls(run.updates(sessionId, from).filter(({ line }) => run.lines.indexOf(line) < run.lines.indexOf(answer)));
     if (liveCalls.length === 0) {
       fail("the model called a tool, but the client got no tool_call update", answer);
@@ -115,14 +106,7 @@ const permissionDiff: Scenario = {
   tier: "product",
   async run(context) {
     const { run, sessionId } = await context.startSession();
-    const calls: ModelCall[] = [];
-    const chosen = planToolTurn(context, chooseWrite(context), calls);
-    await promptTurn(run, sessionId, `${context.token} Write ${WRITE_FILE}.`);
-    calledModel(calls.length, run);
-    const { tool, call } = await chosen;
-    if (!tool) {
-      skip(noWriteTool(call.tools));
-    }
+    const { tool } = await toolTurn(context, run, sessionId, "write", `Write ${WRITE_FILE}.`);
     const request = run.permissions.at(-1);
     if (!request) {
       skip(`the agent ran ${tool.name} without asking permission, so there is no request to show the change in`);
@@ -152,14 +136,7 @@ const fsRead: Scenario = {
     const run = context.spawn();
     await run.initialize(undefined, { fs: { readTextFile: true } });
     const sessionId = await run.newSession(context.project);
-    const calls: ModelCall[] = [];
-    const chosen = planToolTurn(context, chooseRead(context), calls);
-    const { from, answer } = await promptTurn(run, sessionId, `${context.token} Read ${READ_FILE}.`);
-    calledModel(calls.length, run);
-    const { tool, call } = await chosen;
-    if (!tool) {
-      skip(`the agent offers the model no read tool (a tool named like "read" with a path parameter); it offers ${toolNames(call.tools)}`);
-    }
+    const { from, answer, tool } = await toolTurn(context, run, sessionId, "read", `Read ${READ_FILE}.`);
     const read = run.fileReads.find((request) => request.sessionId === sessionId && basename(request.path) === READ_FILE);
     if (!read) {
       const toolLine = foldToolCalls(run.updates(sessionId, from)).at(0)?.line;

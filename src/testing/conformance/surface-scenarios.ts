@@ -10,8 +10,8 @@ import * as acp from "@agentclientprotocol/sdk";
 
 import { definitionProblem } from "./acp-schema.js";
 import { type AgentRun, WaitTimeout, type WireLine } from "./agent-run.js";
-import type { ModelCall } from "./conformance-model.js";
 import { errorOf, fail, type Scenario, type ScenarioContext, skip } from "./scenario.js";
+import { midStream } from "./tool-scenarios.js";
 import { calledModel, promptTurn } from "./turn-scenarios.js";
 
 /** How long the check watches for late updates after an answer. */
@@ -63,30 +63,14 @@ const closeRunning: Scenario = {
   async run(context) {
     const run = await startWith(context, "close");
     const sessionId = await run.newSession(context.project);
-    let sent = "";
-    context.model.onText = (text) => {
-      sent += text;
-    };
-    const calls: ModelCall[] = [];
-    // The first chunk goes out, the rest is held until the check lets it go: the turn is still
-    // running when its session is closed. Let go, an agent that did not stop runs it to its end.
-    let holding = true;
-    context.model.plan(context.token, (call) => {
-      calls.push(call);
-      return { text: ["Close me here, ", "or this comes too."], beforeChunk: () => (sent === "" || !holding ? undefined : context.model.hold()) };
-    });
-    const promptFrom = run.lines.length;
-    const answered = run.prompt(sessionId, `${context.token} Tell a long story.`).catch(() => undefined);
-    await run.waitFor(() => calls.length > 0, "the model call of the prompt");
-    await run.waitUpTo(() => sent !== "", context.waitMs);
-    await run.waitUpTo(() => run.text(sessionId, promptFrom) !== "", 1_000);
+    // The turn is still running when its session is closed; let go, an agent that did not stop runs it to its end.
+    const { from: promptFrom, answered, letGo } = await midStream(context, run, sessionId, ["Close me here, ", "or this comes too."], () => run.prompt(sessionId, `${context.token} Tell a long story.`).catch(() => undefined));
     const closeFrom = run.lines.length;
     await settle(run.request(acp.methods.agent.session.close, { sessionId }));
     const closed = answerTo(run, "session/close", sessionId, closeFrom);
     const promptAnswer = () => run.answers("session/prompt", sessionId, promptFrom).at(-1)?.line;
     if (!(await run.waitUpTo(() => promptAnswer() !== undefined, CLOSE_GRACE_MS))) {
-      holding = false;
-      context.model.release();
+      letGo();
       try {
         await run.within(answered, "the answer to the prompt of the closed session");
       } catch (error) {

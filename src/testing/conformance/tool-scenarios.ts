@@ -7,7 +7,7 @@ import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 
 import { type AgentRun, optionOf, type WireLine } from "./agent-run.js";
-import type { ModelCall } from "./conformance-model.js";
+import type { ModelCall, OfferedTool } from "./conformance-model.js";
 import { errorOf, fail, foldToolCalls, readTool, type Scenario, type ScenarioContext, skip, type ToolChoice, toolNames, writeTool } from "./scenario.js";
 import { calledModel, promptTurn } from "./turn-scenarios.js";
 
@@ -48,6 +48,34 @@ export function chooseWrite(context: ScenarioContext): (call: ModelCall) => Tool
   return (call) => writeTool(call.tools, WRITE_FILE, AFTER, BEFORE.trimEnd());
 }
 
+export const noReadTool = (tools: readonly OfferedTool[]) => `the agent offers the model no read tool (a tool named like "read" with a path parameter); it offers ${toolNames(tools)}`;
+
+export const noWriteTool = (tools: readonly OfferedTool[]) =>
+  `the agent offers the model no tool to write a file with (a tool named like "write", "create" or "edit" with a path parameter); it offers ${toolNames(tools)}`;
+
+/**
+ * Prompts `${token} ${ask}` in a turn whose model calls the agent's read or write tool, and waits
+ * for the prompt's answer. Fails when the agent never called the model; skipped when it offers no
+ * such tool. `calls` collects the model calls.
+ */
+export async function toolTurn(
+  context: ScenarioContext,
+  run: AgentRun,
+  sessionId: string,
+  kind: "read" | "write",
+  ask: string,
+  calls: ModelCall[] = [],
+): Promise<{ from: number; answer: WireLine; stopReason: string; tool: ToolChoice; call: ModelCall }> {
+  const chosen = planToolTurn(context, kind === "read" ? chooseRead(context) : chooseWrite(context), calls);
+  const { from, answer, stopReason } = await promptTurn(run, sessionId, `${context.token} ${ask}`);
+  calledModel(calls.length, run);
+  const { tool, call } = await chosen;
+  if (!tool) {
+    skip(kind === "read" ? noReadTool(call.tools) : noWriteTool(call.tools));
+  }
+  return { from, answer, stopReason, tool, call };
+}
+
 export function written(context: ScenarioContext): boolean {
   const path = join(context.project, WRITE_FILE);
   return existsSync(path) && readFileSync(path, "utf8").includes(AFTER.trimEnd());
@@ -58,14 +86,7 @@ const toolCalls: Scenario = {
   tier: "core",
   async run(context) {
     const { run, sessionId } = await context.startSession();
-    const calls: ModelCall[] = [];
-    const chosen = planToolTurn(context, chooseRead(context), calls);
-    const { from, answer } = await promptTurn(run, sessionId, `${context.token} Read ${READ_FILE}.`);
-    calledModel(calls.length, run);
-    const { tool, call } = await chosen;
-    if (!tool) {
-      skip(`the agent offers the model no read tool (a tool named like "read" with a path parameter); it offers ${toolNames(call.tools)}`);
-    }
+    const { from, answer } = await toolTurn(context, run, sessionId, "read", `Read ${READ_FILE}.`);
     checkToolUpdates(run, sessionId, from, run.lines.indexOf(answer));
   },
 };
@@ -114,15 +135,8 @@ async function permissionTurn(
   answer: (request: acp.RequestPermissionRequest, run: AgentRun, sessionId: string) => Promise<acp.RequestPermissionResponse>,
 ): Promise<{ run: AgentRun; sessionId: string; stopReason: string; answerLine: WireLine; toolCall: { status: string | undefined; line: WireLine } | undefined; request: acp.RequestPermissionRequest }> {
   const { run, sessionId } = await context.startSession();
-  const calls: ModelCall[] = [];
-  const chosen = planToolTurn(context, chooseWrite(context), calls);
   run.answerPermission = (request) => answer(request, run, sessionId);
-  const { from, answer: answerLine, stopReason } = await promptTurn(run, sessionId, `${context.token} Write ${WRITE_FILE}.`);
-  calledModel(calls.length, run);
-  const { tool, call } = await chosen;
-  if (!tool) {
-    skip(`the agent offers the model no tool to write a file with (a tool named like "write", "create" or "edit" with a path parameter); it offers ${toolNames(call.tools)}`);
-  }
+  const { from, answer: answerLine, stopReason, tool } = await toolTurn(context, run, sessionId, "write", `Write ${WRITE_FILE}.`);
   const request = run.permissions.at(-1);
   if (!request) {
     skip(`the agent ran ${tool.name} without asking permission, so the answers to a permission request cannot be checked`);
@@ -219,34 +233,53 @@ function sendPrompt(run: AgentRun, sessionId: string, text: string): Promise<{ s
   );
 }
 
+/**
+ * Starts a prompt (with `send`) whose reply streams its first chunk and holds the rest until
+ * `letGo()`; resolves once that chunk has had a moment to reach the client, so that what the
+ * scenario does next lands mid-stream. Let go, the reply runs to its end.
+ */
+export async function midStream<T>(
+  context: ScenarioContext,
+  run: AgentRun,
+  sessionId: string,
+  words: string[],
+  send: () => Promise<T>,
+): Promise<{ from: number; answered: Promise<T>; letGo(): void }> {
+  let sent = "";
+  context.model.onText = (text) => {
+    sent += text;
+  };
+  const calls: ModelCall[] = [];
+  let holding = true;
+  context.model.plan(context.token, (call) => {
+    calls.push(call);
+    return { text: words, beforeChunk: () => (sent === "" || !holding ? undefined : context.model.hold()) };
+  });
+  const from = run.lines.length;
+  const answered = send();
+  await run.waitFor(() => sent !== "" || calls.length > 0, "the model call of the prompt");
+  await run.waitUpTo(() => sent !== "", context.waitMs);
+  await run.waitUpTo(() => run.text(sessionId, from) !== "", 1_000);
+  return {
+    from,
+    answered,
+    letGo: () => {
+      holding = false;
+      context.model.release();
+    },
+  };
+}
+
 const cancelStreaming: Scenario = {
   id: "cancel-streaming",
   tier: "core",
   async run(context) {
     const { run, sessionId } = await context.startSession();
-    let sent = "";
-    context.model.onText = (text) => {
-      sent += text;
-    };
-    const calls: ModelCall[] = [];
-    // The first chunk goes out; the rest waits until the check lets it go, so the reply is still
-    // streaming when the cancel arrives. Let go, it runs to its end.
-    let holding = true;
-    context.model.plan(context.token, (call) => {
-      calls.push(call);
-      return { text: ["Cancel me here, ", "or this comes too."], beforeChunk: () => (sent === "" || !holding ? undefined : context.model.hold()) };
-    });
-    const from = run.lines.length;
-    const answered = sendPrompt(run, sessionId, `${context.token} Tell a long story.`);
-    await run.waitFor(() => sent !== "" || calls.length > 0, "the model call of the prompt");
-    await run.waitUpTo(() => sent !== "", context.waitMs);
-    // Give the agent a moment to pass the chunk on, so the cancel lands mid-stream, not before it.
-    await run.waitUpTo(() => run.text(sessionId, from) !== "", 1_000);
+    const { from, answered, letGo } = await midStream(context, run, sessionId, ["Cancel me here, ", "or this comes too."], () => sendPrompt(run, sessionId, `${context.token} Tell a long story.`));
     await run.cancel(sessionId);
     const prompt = await run.within(
       Promise.race([answered, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), CANCEL_GRACE_MS))]).then((result) => {
-        holding = false;
-        context.model.release();
+        letGo();
         return result ?? answered;
       }),
       "the answer to the cancelled prompt",
