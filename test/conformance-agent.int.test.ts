@@ -76,7 +76,7 @@ describe("the conformance agent", () => {
     const call = agent.updatesOf(sessionId).find((update) => update.sessionUpdate === "tool_call");
     expect(call?.sessionUpdate === "tool_call" && call.locations).toEqual([{ path: join(cwd, "notes.txt") }]);
     expect(JSON.stringify(server.requests[1]?.messages)).toContain("the notes");
-    expect(server.requests[0]?.tools?.map((entry) => entry.function.name)).toEqual(["read_file", "write_file"]);
+    expect(server.requests[0]?.tools?.map((entry) => entry.function.name)).toEqual(["read_file", "write_file", "update_plan"]);
   });
 
   it("writes only when the user allows it", async () => {
@@ -86,7 +86,7 @@ describe("the conformance agent", () => {
     const sessionId = await agent.newSession(cwd);
     await agent.prompt(sessionId, "write");
     expect(readFileSync(join(cwd, "out.txt"), "utf8")).toBe("allowed");
-    expect(agent.permissions[0]?.options.map((option) => option.kind)).toEqual(["allow_once", "reject_once"]);
+    expect(agent.permissions[0]?.options.map((option) => option.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
     agent.answerPermission = () => ({ outcome: { outcome: "selected", optionId: "reject_once" } });
     const before = agent.updatesOf(sessionId).length;
     await agent.prompt(sessionId, "write again");
